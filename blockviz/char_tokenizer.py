@@ -1,0 +1,15 @@
+"""The Simulator's tokenizer: one token per character, token id = Unicode code point.
+
+Deterministic and needs no files, and a block of B tokens is B readable characters, which is
+what the lessons want to show. The model uses its own BPE tokenizer instead.
+"""
+
+
+class CharTokenizer:
+    eos_token_id = 0  # U+0000 never occurs in typed text
+
+    def encode(self, text: str) -> list[int]:
+        return [ord(ch) for ch in text]
+
+    def decode(self, token_ids: list[int]) -> str:
+        return "".join(chr(t) if 0 < t < 0x110000 else f"<{t}>" for t in token_ids)

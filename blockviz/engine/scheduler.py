@@ -1,0 +1,126 @@
+# nano-vllm's Scheduler at its chunked-prefill HEAD. The one addition is `add`'s check:
+# nano-vllm would assert or stall forever on a request that can never fit.
+from collections import deque
+
+from blockviz.config import Config
+from blockviz.engine.sequence import Sequence, SequenceStatus
+from blockviz.engine.block_manager import BlockManager
+
+
+class Scheduler:
+
+    def __init__(self, config: Config):
+        if config.num_kvcache_blocks < 1:
+            raise ValueError("the scheduler needs Config.num_kvcache_blocks >= 1 "
+                             f"(got {config.num_kvcache_blocks}; -1 is only resolved by a model runner)")
+        self.max_num_seqs = config.max_num_seqs
+        self.max_num_batched_tokens = config.max_num_batched_tokens
+        self.eos = config.eos
+        self.block_size = config.kvcache_block_size
+        self.block_manager = self.make_block_manager(config.num_kvcache_blocks, config.kvcache_block_size)
+        self.waiting: deque[Sequence] = deque()
+        self.running: deque[Sequence] = deque()
+
+    def make_block_manager(self, num_blocks: int, block_size: int) -> BlockManager:
+        return BlockManager(num_blocks, block_size)
+
+    def is_finished(self):
+        return not self.waiting and not self.running
+
+    def add(self, seq: Sequence):
+        check_can_ever_run(seq, len(self.block_manager.blocks), self.block_size)
+        self.waiting.append(seq)
+
+    def schedule(self) -> tuple[list[Sequence], bool]:
+        scheduled_seqs = []
+        num_batched_tokens = 0
+
+        # prefill: strictly FIFO from the head of waiting
+        while self.waiting and len(scheduled_seqs) < self.max_num_seqs:
+            seq = self.waiting[0]
+            remaining = self.max_num_batched_tokens - num_batched_tokens
+            if remaining == 0:
+                break
+            if not seq.block_table:
+                num_cached_blocks = self.block_manager.can_allocate(seq)
+                if num_cached_blocks == -1:
+                    break
+                num_tokens = seq.num_tokens - num_cached_blocks * self.block_size
+            else:
+                num_tokens = seq.num_tokens - seq.num_cached_tokens  # a later chunk of the same prompt
+            if remaining < num_tokens and scheduled_seqs:  # only the first seq of a step may be chunked
+                break
+            if not seq.block_table:
+                self.block_manager.allocate(seq, num_cached_blocks)
+            seq.num_scheduled_tokens = min(num_tokens, remaining)
+            num_batched_tokens += seq.num_scheduled_tokens
+            if seq.num_cached_tokens + seq.num_scheduled_tokens == seq.num_tokens:
+                seq.status = SequenceStatus.RUNNING
+                self.waiting.popleft()
+                self.running.append(seq)
+            scheduled_seqs.append(seq)
+        if scheduled_seqs:
+            return scheduled_seqs, True
+
+        # decode
+        while self.running and len(scheduled_seqs) < self.max_num_seqs:
+            seq = self.running.popleft()
+            while not self.block_manager.can_append(seq):
+                if self.running:
+                    self.preempt(self.running.pop())
+                else:
+                    self.preempt(seq)
+                    break
+            else:
+                seq.num_scheduled_tokens = 1
+                seq.is_prefill = False
+                self.block_manager.may_append(seq)
+                scheduled_seqs.append(seq)
+        assert scheduled_seqs
+        self.running.extendleft(reversed(scheduled_seqs))
+        return scheduled_seqs, False
+
+    def preempt(self, seq: Sequence):
+        seq.status = SequenceStatus.WAITING
+        seq.is_prefill = True
+        self.block_manager.deallocate(seq)
+        self.waiting.appendleft(seq)
+
+    def postprocess(self, seqs: list[Sequence], token_ids: list[int], is_prefill: bool):
+        for seq, token_id in zip(seqs, token_ids):
+            self.block_manager.hash_blocks(seq)  # before num_cached_tokens moves: it reads the old value
+            seq.num_cached_tokens += seq.num_scheduled_tokens
+            seq.num_scheduled_tokens = 0
+            if is_prefill and seq.num_cached_tokens < seq.num_tokens:
+                continue  # an unfinished chunk: its sampled token is meaningless
+            seq.append_token(token_id)
+            if (not seq.ignore_eos and token_id == self.eos) or seq.num_completion_tokens == seq.max_tokens:
+                seq.status = SequenceStatus.FINISHED
+                self.block_manager.deallocate(seq)
+                self.running.remove(seq)
+
+
+def blocks_needed(num_tokens: int, block_size: int) -> int:
+    return (num_tokens + block_size - 1) // block_size
+
+
+def longest_context(seq: Sequence) -> int:
+    # The last sampled token is never fed back, so the KV never holds more than this.
+    return seq.num_prompt_tokens + seq.max_tokens - 1
+
+
+def check_can_ever_run(seq: Sequence, num_blocks: int, block_size: int):
+    """Raise ValueError for a request that can never fit: nano-vllm would stall or assert on it."""
+    if seq.block_size != block_size:
+        raise ValueError(f"the sequence uses block_size {seq.block_size} but the engine uses {block_size}; "
+                         f"build it with Sequence(..., block_size={block_size})")
+    prompt_blocks = blocks_needed(seq.num_prompt_tokens, block_size)
+    if prompt_blocks > num_blocks:
+        raise ValueError(f"the prompt needs {prompt_blocks} blocks of {block_size} tokens "
+                         f"but the pool has only {num_blocks}: it could never be admitted")
+    # With ignore_eos nothing can end it early, so it must fit at its longest.
+    longest_blocks = blocks_needed(longest_context(seq), block_size)
+    if seq.ignore_eos and longest_blocks > num_blocks:
+        raise ValueError(f"with ignore_eos the request grows to {longest_blocks} blocks "
+                         f"({seq.num_prompt_tokens} prompt + {seq.max_tokens} max_tokens) "
+                         f"but the pool has only {num_blocks}: it could never finish")

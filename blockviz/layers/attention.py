@@ -1,0 +1,153 @@
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from blockviz.utils.context import get_context
+
+
+def store_kvcache(
+    key: torch.Tensor,
+    value: torch.Tensor,
+    k_cache: torch.Tensor,
+    v_cache: torch.Tensor,
+    slot_mapping: torch.Tensor,
+) -> None:
+    """Write each new token's K/V into its slot of the paged pool.
+
+    key/value: [N, kv_heads, head_dim]; k_cache/v_cache: [num_blocks, block_size, kv_heads, head_dim];
+    slot_mapping: [N], slot = block_id * block_size + offset. Slot -1 means "do not write" (nano-vllm
+    uses it for tokens whose K/V are already in the pool).
+    """
+    keep = slot_mapping >= 0
+    slots = slot_mapping[keep]
+    # A flat view makes slot arithmetic literal: row `slot` is (block, offset) = divmod(slot, B).
+    k_cache.view(-1, *k_cache.shape[2:])[slots] = key[keep].to(k_cache.dtype)
+    v_cache.view(-1, *v_cache.shape[2:])[slots] = value[keep].to(v_cache.dtype)
+
+
+def gather_kv(cache: torch.Tensor, block_tables: torch.Tensor, num_keys: int) -> torch.Tensor:
+    """Read the first `num_keys` positions of each sequence back through its block table.
+
+    cache: [num_blocks, B, kv_heads, head_dim]; block_tables: [S, max_blocks] (-1 = no block).
+    Returns [S, num_keys, kv_heads, head_dim]. Position t of a sequence lives in physical block
+    block_table[t // B] at offset t % B; entries past a table's end read block 0 and must be masked.
+    """
+    block_size = cache.size(1)
+    t = torch.arange(num_keys, device=cache.device)
+    blocks = block_tables[:, t // block_size].clamp(min=0)
+    slots = blocks * block_size + t % block_size
+    return cache.view(-1, *cache.shape[2:])[slots]
+
+
+def _pad(x: torch.Tensor, cu_seqlens: torch.Tensor, max_len: int) -> tuple[torch.Tensor, torch.Tensor]:
+    # Packed rows [N, ...] -> [S, max_len, ...] plus the mask of real rows.
+    lens = cu_seqlens[1:] - cu_seqlens[:-1]
+    t = torch.arange(max_len, device=x.device)
+    valid = t[None, :] < lens[:, None]
+    idx = (cu_seqlens[:-1, None] + t[None, :]).clamp(max=max(x.size(0) - 1, 0))
+    return x[idx], valid
+
+
+def padded_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    seqlens_q: torch.Tensor,
+    seqlens_k: torch.Tensor,
+    scale: float,
+) -> torch.Tensor:
+    """Causal attention for S sequences, each with its own query and key count.
+
+    q: [S, Lq, H, D]; k, v: [S, Lk, H_kv, D]. The new queries are the LAST seqlens_q[s] of the
+    seqlens_k[s] positions, so the causal mask is aligned bottom-right: query i sees keys
+    j <= i + (Lk_s - Lq_s). Padded query rows see every real key (never an empty row) and are
+    dropped by the caller.
+    """
+    group = q.size(2) // k.size(2)
+    # GQA: query head h reads KV head h // group (the HF and flash-attn convention).
+    k = k.repeat_interleave(group, dim=2)
+    v = v.repeat_interleave(group, dim=2)
+    i = torch.arange(q.size(1), device=q.device)[None, :, None]
+    j = torch.arange(k.size(1), device=q.device)[None, None, :]
+    shift = (seqlens_k - seqlens_q)[:, None, None]
+    allowed = (j <= i + shift) & (j < seqlens_k[:, None, None])
+    out = F.scaled_dot_product_attention(
+        q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+        attn_mask=allowed[:, None], scale=scale,
+    )
+    return out.transpose(1, 2)
+
+
+def varlen_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    cu_seqlens_q: torch.Tensor,
+    cu_seqlens_k: torch.Tensor,
+    max_seqlen_q: int,
+    max_seqlen_k: int,
+    scale: float,
+    block_tables: torch.Tensor | None = None,
+    k_cache: torch.Tensor | None = None,
+    v_cache: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """Prefill over packed sequences, the plain-torch stand-in for flash_attn_varlen_func.
+
+    Without block tables the keys are the new tokens themselves. With block tables (a cached
+    prefix, or a later chunk of a chunked prefill) the keys are read from the pool, which already
+    holds this step's K/V because store_kvcache ran first.
+    """
+    q_pad, q_valid = _pad(q, cu_seqlens_q, max_seqlen_q)
+    seqlens_q = cu_seqlens_q[1:] - cu_seqlens_q[:-1]
+    seqlens_k = cu_seqlens_k[1:] - cu_seqlens_k[:-1]
+    if block_tables is None:
+        k_pad, _ = _pad(k, cu_seqlens_k, max_seqlen_k)
+        v_pad, _ = _pad(v, cu_seqlens_k, max_seqlen_k)
+    else:
+        k_pad = gather_kv(k_cache, block_tables, max_seqlen_k)
+        v_pad = gather_kv(v_cache, block_tables, max_seqlen_k)
+    out = padded_attention(q_pad, k_pad, v_pad, seqlens_q, seqlens_k, scale)
+    return out[q_valid]
+
+
+def paged_decode_attention(
+    q: torch.Tensor,
+    k_cache: torch.Tensor,
+    v_cache: torch.Tensor,
+    context_lens: torch.Tensor,
+    block_tables: torch.Tensor,
+    scale: float,
+) -> torch.Tensor:
+    """Decode: one query per sequence over its context_lens[s] keys, read through its block table."""
+    max_len = block_tables.size(1) * k_cache.size(1)
+    k = gather_kv(k_cache, block_tables, max_len)
+    v = gather_kv(v_cache, block_tables, max_len)
+    out = padded_attention(q[:, None], k, v, torch.ones_like(context_lens), context_lens, scale)
+    return out[:, 0]
+
+
+class Attention(nn.Module):
+
+    def __init__(self, num_heads: int, head_dim: int, scale: float, num_kv_heads: int) -> None:
+        super().__init__()
+        self.num_heads = num_heads
+        self.head_dim = head_dim
+        self.scale = scale
+        self.num_kv_heads = num_kv_heads
+        # Views into the engine's one KV tensor, bound by the model runner; empty = no cache
+        # (training and dense reference runs).
+        self.k_cache = self.v_cache = torch.tensor([])
+
+    def forward(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        # q: [N, num_heads, head_dim]; k, v: [N, num_kv_heads, head_dim]; N = tokens this step.
+        context = get_context()
+        k_cache, v_cache = self.k_cache, self.v_cache
+        if k_cache.numel() and v_cache.numel():
+            store_kvcache(k, v, k_cache, v_cache, context.slot_mapping)
+        if context.is_prefill:
+            return varlen_attention(
+                q, k, v, context.cu_seqlens_q, context.cu_seqlens_k,
+                context.max_seqlen_q, context.max_seqlen_k, self.scale,
+                context.block_tables, k_cache, v_cache,
+            )
+        return paged_decode_attention(q, k_cache, v_cache, context.context_lens, context.block_tables, self.scale)

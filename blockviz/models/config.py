@@ -1,0 +1,67 @@
+import json
+from dataclasses import MISSING, dataclass, fields
+from pathlib import Path
+
+# Architectures this package can run, as named in config.json's "architectures".
+SUPPORTED_ARCHITECTURES = ("Qwen3ForCausalLM", "Qwen2ForCausalLM")
+
+
+@dataclass
+class Qwen3Config:
+    """The config.json keys the model reads, with HuggingFace's names.
+
+    Stands in for transformers' Qwen3Config so that blockviz runs without transformers; any object
+    with these attributes (transformers' own config included) works as well.
+    """
+    vocab_size: int
+    hidden_size: int
+    intermediate_size: int
+    num_hidden_layers: int
+    num_attention_heads: int
+    num_key_value_heads: int
+    head_dim: int | None = None  # None: hidden_size // num_attention_heads (Qwen2 configs omit it)
+    hidden_act: str = "silu"
+    max_position_embeddings: int = 32768
+    rms_norm_eps: float = 1e-6
+    rope_theta: float = 1000000.0
+    rope_scaling: dict | None = None
+    # nano-vllm reads getattr(config, "attention_bias", True): a config without the key is Qwen2-style.
+    attention_bias: bool = True
+    tie_word_embeddings: bool = False
+    eos_token_id: int | None = None
+    torch_dtype: str = "float32"
+    architectures: tuple[str, ...] = ("Qwen3ForCausalLM",)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Qwen3Config":
+        names = {f.name for f in fields(cls)}
+        kwargs = {k: v for k, v in d.items() if k in names}
+        missing = [f.name for f in fields(cls) if f.default is MISSING and f.name not in kwargs]
+        if missing:
+            raise ValueError(f"config is missing required keys: {', '.join(missing)}")
+        if "architectures" in kwargs:
+            kwargs["architectures"] = tuple(kwargs["architectures"] or ())
+        if isinstance(kwargs.get("eos_token_id"), list):  # some checkpoints list several; keep the first
+            kwargs["eos_token_id"] = kwargs["eos_token_id"][0]
+        config = cls(**kwargs)
+        unsupported = [a for a in config.architectures if a not in SUPPORTED_ARCHITECTURES]
+        if unsupported or not config.architectures:
+            raise ValueError(f"unsupported architecture {list(config.architectures)}; "
+                             f"blockviz runs {', '.join(SUPPORTED_ARCHITECTURES)}")
+        return config
+
+    @classmethod
+    def from_pretrained(cls, path: str | Path) -> "Qwen3Config":
+        file = Path(path) / "config.json"
+        if not file.is_file():
+            raise FileNotFoundError(f"no config.json in model folder {path}")
+        try:
+            d = json.loads(file.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise ValueError(f"{file} is not valid JSON: {e}") from None
+        if not isinstance(d, dict):
+            raise ValueError(f"{file} must hold a JSON object")
+        try:
+            return cls.from_dict(d)
+        except ValueError as e:
+            raise ValueError(f"{file}: {e}") from None

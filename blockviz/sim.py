@@ -1,0 +1,79 @@
+"""The engine without a model: the same Scheduler and BlockManager, tokens from a rule or a script."""
+from typing import Callable, Sequence as Seq
+
+from blockviz.char_tokenizer import CharTokenizer
+from blockviz.config import Config
+from blockviz.engine.scheduler import blocks_needed, longest_context
+from blockviz.engine.sequence import Sequence
+from blockviz.sampling_params import SamplingParams
+from blockviz.session import Session
+
+TokenRule = Callable[[Sequence], int]
+
+
+def echo_prompt(seq: Sequence) -> int:
+    """Default rule: repeat the prompt from its start, so generated text stays readable."""
+    return seq.token_ids[seq.num_completion_tokens % seq.num_prompt_tokens]
+
+
+def count_up(seq: Sequence) -> int:
+    """Next token = last token + 1."""
+    return seq.last_token + 1
+
+
+TOKEN_RULES: dict[str, TokenRule] = {"echo": echo_prompt, "count": count_up}
+
+
+class Simulator(Session):
+    """A Session whose 'model' is a deterministic rule.
+
+    >>> sim = Simulator(num_blocks=8, block_size=4)
+    >>> _ = sim.add("hello world", max_tokens=3)
+    >>> sim.run()
+    4
+    """
+
+    def __init__(self, num_blocks: int = 16, block_size: int = 4, max_num_seqs: int = 512,
+                 max_num_batched_tokens: int = 16384, eos: int = CharTokenizer.eos_token_id,
+                 rule: str | TokenRule = "echo", record: bool = True):
+        config = Config(num_kvcache_blocks=num_blocks, kvcache_block_size=block_size, max_num_seqs=max_num_seqs,
+                        max_num_batched_tokens=max_num_batched_tokens, eos=eos)
+        super().__init__(config, record)
+        if isinstance(rule, str):
+            if rule not in TOKEN_RULES:
+                raise ValueError(f"unknown token rule {rule!r}; choose one of {sorted(TOKEN_RULES)}")
+            rule = TOKEN_RULES[rule]
+        self.rule = rule
+        self.tokenizer = CharTokenizer()
+        self.scripts: dict[int, list[int]] = {}
+
+    def add(self, prompt: str | list[int], max_tokens: int = 16, ignore_eos: bool = False,
+            label: str | None = None, script: str | Seq[int] | None = None) -> Sequence:
+        """Queue a request. `script`: the tokens it will 'generate', in order (then the rule)."""
+        token_ids = self.tokenizer.encode(prompt) if isinstance(prompt, str) else list(prompt)
+        seq = Sequence(token_ids, SamplingParams(temperature=0, max_tokens=max_tokens, ignore_eos=ignore_eos),
+                       block_size=self.config.kvcache_block_size)
+        if script is not None:
+            self.scripts[seq.seq_id] = self.tokenizer.encode(script) if isinstance(script, str) else list(script)
+        return self.add_sequence(seq, label)
+
+    def check_request(self, seq: Sequence):
+        # A rule never says EOS, so every simulated request must fit at its longest.
+        needed = blocks_needed(longest_context(seq), seq.block_size)
+        if needed > self.config.num_kvcache_blocks:
+            raise ValueError(f"the request grows to {needed} blocks ({seq.num_prompt_tokens} prompt + "
+                             f"{seq.max_tokens} max_tokens, block size {seq.block_size}) but the pool has "
+                             f"only {self.config.num_kvcache_blocks}: it could never finish")
+
+    def compute(self, seqs: list[Sequence], is_prefill: bool) -> list[int]:
+        return [self.next_token(seq) for seq in seqs]
+
+    def next_token(self, seq: Sequence) -> int:
+        script = self.scripts.get(seq.seq_id)
+        if script is not None and seq.num_completion_tokens < len(script):
+            return script[seq.num_completion_tokens]
+        return self.rule(seq)
+
+    def __str__(self) -> str:
+        from blockviz.views.render_text import render_text
+        return render_text(self.snapshot(), self.tokenizer.decode)

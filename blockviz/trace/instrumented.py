@@ -1,0 +1,121 @@
+"""Subclasses of the faithful core that report what they do.
+
+Each override calls the original method unchanged and reads the state around it, so a
+recorded engine computes exactly what nano-vllm computes.
+"""
+from typing import Callable
+
+from blockviz.engine.block_manager import BlockManager
+from blockviz.engine.scheduler import Scheduler
+from blockviz.engine.sequence import Sequence, SequenceStatus
+from blockviz.trace import events as ev
+from blockviz.trace.probe import probe_chain
+
+Emit = Callable[[ev.Event], None]
+
+
+class RecordingBlockManager(BlockManager):
+
+    def __init__(self, num_blocks: int, block_size: int, emit: Emit):
+        super().__init__(num_blocks, block_size)
+        self.emit = emit
+        self.touched: set[int] = set()  # blocks changed since the last snapshot
+        self._seq_id = -1               # the request _allocate_block is working for
+
+    def _allocate_block(self) -> int:
+        block = self.blocks[self.free_block_ids[0]]
+        evicted = dropped = -1
+        if block.hash != -1:
+            if self.hash_to_block_id.get(block.hash) == block.block_id:
+                evicted = block.hash
+            else:
+                dropped = block.hash
+        block_id = super()._allocate_block()
+        self.touched.add(block_id)
+        self.emit(ev.BlockAllocated(self._seq_id, block_id, evicted, dropped))
+        return block_id
+
+    def can_allocate(self, seq: Sequence) -> int:
+        result = super().can_allocate(seq)
+        probes = probe_chain(self, seq)
+        for probe in probes:
+            self.emit(probe)
+        num_new = seq.num_blocks - sum(p.outcome == "hit_used" for p in probes)
+        self.emit(ev.CanAllocate(seq.seq_id, result, num_new, len(self.free_block_ids)))
+        return result
+
+    def allocate(self, seq: Sequence, num_cached_blocks: int):
+        self._seq_id = seq.seq_id
+        super().allocate(seq, num_cached_blocks)
+        for block_id in seq.block_table[:num_cached_blocks]:
+            block = self.blocks[block_id]
+            self.touched.add(block_id)
+            # a hit on a used block leaves ref_count >= 2; a revived free block starts at 1
+            if block.ref_count == 1:
+                self.emit(ev.BlockRevived(seq.seq_id, block_id, block.hash))
+            else:
+                self.emit(ev.BlockShared(seq.seq_id, block_id, block.hash, block.ref_count))
+
+    def deallocate(self, seq: Sequence):
+        block_table = list(seq.block_table)
+        super().deallocate(seq)
+        for block_id in reversed(block_table):
+            self.touched.add(block_id)
+            self.emit(ev.BlockReleased(seq.seq_id, block_id, self.blocks[block_id].ref_count))
+
+    def may_append(self, seq: Sequence):
+        self._seq_id = seq.seq_id
+        before = len(seq.block_table)
+        super().may_append(seq)
+        if len(seq.block_table) > before:
+            self.emit(ev.BlockAppended(seq.seq_id, seq.block_table[-1]))
+
+    def hash_blocks(self, seq: Sequence):
+        start = seq.num_cached_tokens // self.block_size
+        end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size
+        owners = {}
+        parent = self.blocks[seq.block_table[start - 1]].hash if start > 0 else -1
+        h = parent
+        for i in range(start, end):  # who owned each hash before: a duplicate (#219) takes the entry over
+            h = self.compute_hash(seq.block(i), h)
+            owners[i] = self.hash_to_block_id.get(h, -1)
+        super().hash_blocks(seq)
+        for i in range(start, end):
+            block = self.blocks[seq.block_table[i]]
+            self.touched.add(block.block_id)
+            replaced = owners[i] if owners[i] != block.block_id else -1
+            self.emit(ev.HashRegistered(seq.seq_id, block.block_id, i, block.hash, parent, replaced))
+            parent = block.hash
+
+
+class RecordingScheduler(Scheduler):
+
+    def __init__(self, config, emit: Emit):
+        self.emit = emit
+        super().__init__(config)
+
+    def make_block_manager(self, num_blocks: int, block_size: int) -> BlockManager:
+        return RecordingBlockManager(num_blocks, block_size, self.emit)
+
+    def add(self, seq: Sequence):
+        super().add(seq)
+        self.emit(ev.RequestAdded(seq.seq_id, seq.num_prompt_tokens))
+
+    def schedule(self) -> tuple[list[Sequence], bool]:
+        seqs, is_prefill = super().schedule()
+        self.emit(ev.Scheduled(is_prefill, tuple(s.seq_id for s in seqs),
+                               tuple(s.num_scheduled_tokens for s in seqs)))
+        return seqs, is_prefill
+
+    def preempt(self, seq: Sequence):
+        self.emit(ev.Preempted(seq.seq_id))
+        super().preempt(seq)
+
+    def postprocess(self, seqs: list[Sequence], token_ids: list[int], is_prefill: bool):
+        lengths = [len(seq) for seq in seqs]
+        super().postprocess(seqs, token_ids, is_prefill)
+        for seq, token_id, length in zip(seqs, token_ids, lengths):
+            self.emit(ev.TokenSampled(seq.seq_id, token_id, kept=len(seq) > length))
+            if seq.status == SequenceStatus.FINISHED:
+                reason = "eos" if (not seq.ignore_eos and token_id == self.eos) else "length"
+                self.emit(ev.Finished(seq.seq_id, reason))

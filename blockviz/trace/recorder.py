@@ -1,0 +1,41 @@
+"""Keeps every event and one snapshot per step, so any step can be shown again instantly."""
+from dataclasses import dataclass
+
+from blockviz.trace.events import Event
+from blockviz.trace.snapshot import Snapshot
+
+
+@dataclass(frozen=True)
+class Frame:
+    step: int                   # engine steps done; frame 0 is the state before the first step
+    events: tuple[Event, ...]   # what happened during this step
+    snapshot: Snapshot          # the state after it
+
+
+class Recorder:
+
+    def __init__(self):
+        self.frames: list[Frame] = []
+        self.pending: list[Event] = []
+
+    def emit(self, event: Event):
+        self.pending.append(event)
+
+    def record(self, snapshot: Snapshot) -> Frame:
+        frame = Frame(snapshot.step, tuple(self.pending), snapshot)
+        self.pending.clear()
+        self.frames.append(frame)
+        return frame
+
+    def replace_last(self, snapshot: Snapshot) -> Frame:
+        """Refresh frame 0 while requests arrive before the first step."""
+        last = self.frames[-1]
+        frame = Frame(last.step, last.events + tuple(self.pending), snapshot)
+        self.pending.clear()
+        self.frames[-1] = frame
+        return frame
+
+    def seek(self, step: int) -> Frame:
+        if not 0 <= step < len(self.frames):
+            raise IndexError(f"step {step} is not recorded (have 0..{len(self.frames) - 1})")
+        return self.frames[step]

@@ -1,0 +1,51 @@
+"""Plain-text rendering of a snapshot, for terminals, doctests and docs."""
+from typing import Callable
+
+from blockviz.states import classify
+from blockviz.trace.snapshot import Snapshot
+from blockviz.views.format import short_hash
+
+Decode = Callable[[tuple[int, ...]], str]
+
+
+def render_text(snapshot: Snapshot, decode: Decode | None = None) -> str:
+    decode = decode or (lambda ids: " ".join(map(str, ids)))
+    phase = {None: "start", True: "prefill", False: "decode"}[snapshot.is_prefill]
+    lines = [f"step {snapshot.step} · {phase} · block size {snapshot.block_size} · "
+             f"{snapshot.num_blocks} blocks, {len(snapshot.free_block_ids)} free"]
+    states = classify(snapshot)
+    width = max(len(s.value) for s in states) if states else 0
+    for block, state in zip(snapshot.blocks, states):
+        text = repr(decode(block.token_ids)) if block.token_ids else ""
+        lines.append(f"  #{block.block_id:<3} {state.value:<{width}}  ref {block.ref_count}  "
+                     f"hash {short_hash(block.hash):<6}  {text}".rstrip())
+    lines.append("free queue (next allocation first): " + (" ".join(map(str, snapshot.free_block_ids)) or "empty"))
+    labels = {seq_id: seq.label for seq_id, seq in snapshot.seqs.items()}
+    lines.append("waiting: " + (" ".join(labels[i] for i in snapshot.waiting) or "-"))
+    lines.append("running: " + (" ".join(labels[i] for i in snapshot.running) or "-"))
+    for seq in snapshot.seqs.values():
+        prompt = decode(seq.token_ids[:seq.num_prompt_tokens])
+        completion = decode(seq.completion_token_ids)
+        now = snapshot.scheduled.get(seq.seq_id)
+        doing = f"  computed {now[1]} at {now[0]}" if now else ""
+        lines.append(f"{seq.label}: {seq.status:<8} tokens {seq.num_tokens}  cached {seq.num_cached_tokens}  "
+                     f"table {list(seq.block_table)}{doing}  {prompt!r} → {completion!r}")
+    return "\n".join(lines)
+
+
+def render_steps_table(frames, decode: Decode | None = None) -> str:
+    """One line per step: what was scheduled, and the pool in counts per state."""
+    from blockviz.states import BlockState, count_states
+    header = ["step", "phase", "scheduled"] + [s.value for s in BlockState] + ["waiting", "running"]
+    rows = [header]
+    for frame in frames:
+        snap = frame.snapshot
+        labels = {seq_id: seq.label for seq_id, seq in snap.seqs.items()}
+        phase = {None: "start", True: "prefill", False: "decode"}[snap.is_prefill]
+        scheduled = " ".join(f"{labels[i]}:{n}" for i, (_, n) in snap.scheduled.items()) or "-"
+        counts = count_states(snap)
+        rows.append([str(frame.step), phase, scheduled] + [str(counts[s]) for s in BlockState]
+                    + [" ".join(labels[i] for i in snap.waiting) or "-",
+                       " ".join(labels[i] for i in snap.running) or "-"])
+    widths = [max(len(row[c]) for row in rows) for c in range(len(header))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows)

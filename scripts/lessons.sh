@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set up (first time only) and open the lessons in JupyterLab on the embedded default model.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+.venv/bin/python -m blockviz.lessons build
+exec .venv/bin/jupyter lab --notebook-dir=. "${@}" notebooks/en/00_start_here.ipynb
