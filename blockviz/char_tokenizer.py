@@ -7,6 +7,7 @@ what the lessons want to show. The model uses its own BPE tokenizer instead.
 
 class CharTokenizer:
     eos_token_id = 0  # U+0000 never occurs in typed text
+    trace_name = "chars"  # how a saved trace names it, so a loaded trace can decode again
 
     def encode(self, text: str) -> list[int]:
         return [ord(ch) for ch in text]

@@ -1,18 +1,21 @@
 """An engine (scheduler + block manager + whatever computes tokens) with its recording.
 
 Simulator and LLMEngine are Sessions: they differ only in `compute`, the part that turns a
-scheduled batch into one sampled token per request.
+scheduled batch into one sampled token per request. The live loop runs nano-vllm's plain
+Scheduler and logs its inputs; frames (events + snapshots) are replayed from that log when a
+view first asks for them (blockviz/trace/replay.py).
 """
 from time import perf_counter
 
 from blockviz.config import Config
 from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence
-from blockviz.trace.events import StepTimed
-from blockviz.trace.instrumented import RecordingScheduler
-from blockviz.trace.recorder import Frame, Recorder
+from blockviz.trace.events import Event, StepTimed
+from blockviz.trace.recorder import Frame
+from blockviz.trace.replay import Arrival, LazyFrames, StepRecord
 from blockviz.trace.snapshot import Snapshot, take_snapshot
 from blockviz.trace.timeline import Timeline
+from blockviz.sampling_params import SamplingParams
 
 
 def request_label(index: int) -> str:
@@ -35,89 +38,117 @@ class Session(Timeline):
 
     def __init__(self, config: Config, record: bool = True):
         self.config = config
-        self.recorder = Recorder() if record else None
-        if record:
-            self.scheduler: Scheduler = RecordingScheduler(config, self.recorder.emit)
-        else:
-            self.scheduler = Scheduler(config)
+        self.record = record
+        self.scheduler = Scheduler(config)
         self.seqs: dict[int, Sequence] = {}
         self.labels: dict[int, str] = {}
         self.num_steps = 0
-        super().__init__(self.recorder.frames if record else [], config_meta(config))
-        if record:
-            self.recorder.record(self._snapshot(None, {}))
+        self.free_order: list[int] | None = None
+        self.step_records: list[StepRecord] = []
+        self.pending_arrivals: list[Arrival] = []
+        self.live_events: list[Event] = []   # model-side events of the step being computed
+        self.live_payload: dict = {}
+        super().__init__(LazyFrames(self) if record else [], config_meta(config))
 
-    # --- the engine -------------------------------------------------------------------
-
-    @property
-    def can_run(self) -> bool:
-        return self.recorder is not None
+    # --- requests ---------------------------------------------------------------------
 
     def add_sequence(self, seq: Sequence, label: str | None = None) -> Sequence:
         self.check_request(seq)
-        self.scheduler.add(seq)  # raises ValueError and leaves everything unchanged if it can never run
+        self.scheduler.add(seq)  # raises ValueError, leaving everything unchanged, if it can never run
+        label = label or request_label(len(self.labels))
         self.seqs[seq.seq_id] = seq
-        self.labels[seq.seq_id] = label or request_label(len(self.labels))
-        if self.recorder is not None and self.num_steps == 0:
-            self.recorder.replace_last(self._snapshot(None, {}))
-            self.notify()
+        self.labels[seq.seq_id] = label
+        if self.record:
+            params = SamplingParams(seq.temperature, seq.max_tokens, seq.ignore_eos)
+            self.pending_arrivals.append(Arrival(seq.seq_id, tuple(seq.token_ids), params, label))
+            if self.num_steps == 0:
+                self.frames.reset()  # frame 0 shows every request that came before step 1
+                self.notify()
         return seq
 
     def check_request(self, seq: Sequence):
         """Hook for engines with extra limits (the model's max_model_len)."""
 
+    def arrange_free_queue(self, order: list[int]):
+        """Start from a pool whose free queue is in this order (as if earlier requests had come
+        and gone), e.g. so that a lesson's request gets block_table [5, 2, 7]."""
+        bm = self.scheduler.block_manager
+        if self.num_steps or bm.used_block_ids:
+            raise ValueError("the free queue can only be arranged before the first step")
+        if sorted(order) != list(range(len(bm.blocks))):
+            raise ValueError(f"free queue order must list every block id 0..{len(bm.blocks) - 1} once, got {order}")
+        bm.free_block_ids.clear()
+        bm.free_block_ids.extend(order)
+        self.free_order = list(order)
+        if self.record:
+            self.frames.reset()
+            self.notify()
+
+    # --- the engine -------------------------------------------------------------------
+
+    @property
+    def can_run(self) -> bool:
+        return True
+
     def compute(self, seqs: list[Sequence], is_prefill: bool) -> list[int]:
         raise NotImplementedError
+
+    def emit_live(self, event: Event, **payload):
+        """For compute(): an event (and data) only the live run knows, kept with this step."""
+        self.live_events.append(event)
+        self.live_payload.update(payload)
 
     def is_finished(self) -> bool:
         return self.scheduler.is_finished()
 
-    def step(self) -> Frame | None:
-        """Run one engine step. Returns its frame (None when not recording)."""
+    def advance(self):
+        """One engine step, without building its frame."""
         if self.is_finished():
             raise RuntimeError("nothing to run: every request has finished (add one first)")
         start = perf_counter()
         seqs, is_prefill = self.scheduler.schedule()
-        scheduled = {seq.seq_id: (seq.num_cached_tokens, seq.num_scheduled_tokens) for seq in seqs}
+        num_tokens = sum(seq.num_scheduled_tokens for seq in seqs)
         token_ids = self.compute(seqs, is_prefill)
         self.scheduler.postprocess(seqs, token_ids, is_prefill)
         self.num_steps += 1
-        if self.recorder is None:
-            return None
-        self.recorder.emit(StepTimed(perf_counter() - start, sum(n for _, n in scheduled.values())))
+        if self.record:
+            self.live_events.append(StepTimed(perf_counter() - start, num_tokens))
+            self.step_records.append(StepRecord(self.pending_arrivals, token_ids, self.live_events,
+                                                self.live_payload))
+            self.pending_arrivals, self.live_events, self.live_payload = [], [], {}
+
+    def step(self) -> Frame | None:
+        """Run one engine step. Returns its frame (None when not recording)."""
         follow = self.cursor == self.last_step
-        frame = self.recorder.record(self._snapshot(is_prefill, scheduled))
+        self.advance()
+        if not self.record:
+            return None
         if follow:
             self.cursor = self.last_step
         self.notify()
-        return frame
+        return self.frames[self.num_steps]
 
     def run(self, max_steps: int | None = None) -> int:
         """Step until every request finishes (or max_steps). Returns the steps taken."""
+        follow = self.cursor == self.last_step
         steps = 0
         while not self.is_finished() and (max_steps is None or steps < max_steps):
-            self.step()
+            self.advance()
             steps += 1
+        if self.record and steps:
+            if follow:
+                self.cursor = self.last_step
+            self.notify()
         return steps
 
     def forward(self) -> Frame:
         """Move the cursor on; past the recorded end, run the engine one step."""
-        if self.cursor == self.last_step and not self.is_finished():
+        if self.record and self.cursor == self.last_step and not self.is_finished():
             self.step()
             return self.seek(self.last_step)
         return super().forward()
 
     def snapshot(self, step: int | None = None) -> Snapshot:
-        if self.recorder is None:
-            return self._snapshot(None, {})
+        if not self.record:
+            return take_snapshot(self.scheduler, self.seqs, self.labels, self.num_steps)
         return super().snapshot(step)
-
-    def _snapshot(self, is_prefill: bool | None, scheduled: dict) -> Snapshot:
-        previous = self.frames[-1].snapshot if self.frames else None
-        bm = self.scheduler.block_manager
-        touched = getattr(bm, "touched", None)
-        snapshot = take_snapshot(self.scheduler, self.seqs, self.labels, self.num_steps, previous,
-                                 touched, is_prefill, scheduled)
-        if touched is not None:
-            touched.clear()
-        return snapshot

@@ -35,7 +35,7 @@ class Simulator(Session):
 
     def __init__(self, num_blocks: int = 16, block_size: int = 4, max_num_seqs: int = 512,
                  max_num_batched_tokens: int = 16384, eos: int = CharTokenizer.eos_token_id,
-                 rule: str | TokenRule = "echo", record: bool = True):
+                 rule: str | TokenRule = "echo", record: bool = True, free_order: list[int] | None = None):
         config = Config(num_kvcache_blocks=num_blocks, kvcache_block_size=block_size, max_num_seqs=max_num_seqs,
                         max_num_batched_tokens=max_num_batched_tokens, eos=eos)
         super().__init__(config, record)
@@ -46,6 +46,8 @@ class Simulator(Session):
         self.rule = rule
         self.tokenizer = CharTokenizer()
         self.scripts: dict[int, list[int]] = {}
+        if free_order is not None:
+            self.arrange_free_queue(list(free_order))
 
     def add(self, prompt: str | list[int], max_tokens: int = 16, ignore_eos: bool = False,
             label: str | None = None, script: str | Seq[int] | None = None) -> Sequence:

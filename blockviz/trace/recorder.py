@@ -10,6 +10,7 @@ class Frame:
     step: int                   # engine steps done; frame 0 is the state before the first step
     events: tuple[Event, ...]   # what happened during this step
     snapshot: Snapshot          # the state after it
+    payload: dict | None = None # what only the live run knew, e.g. K/V values for the KV view
 
 
 class Recorder:
@@ -25,14 +26,6 @@ class Recorder:
         frame = Frame(snapshot.step, tuple(self.pending), snapshot)
         self.pending.clear()
         self.frames.append(frame)
-        return frame
-
-    def replace_last(self, snapshot: Snapshot) -> Frame:
-        """Refresh frame 0 while requests arrive before the first step."""
-        last = self.frames[-1]
-        frame = Frame(last.step, last.events + tuple(self.pending), snapshot)
-        self.pending.clear()
-        self.frames[-1] = frame
         return frame
 
     def seek(self, step: int) -> Frame:

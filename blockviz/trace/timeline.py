@@ -62,6 +62,11 @@ class Timeline:
     def events(self, step: int | None = None) -> tuple[Event, ...]:
         return self.frame(step).events
 
+    def save(self, path):
+        """Write the trace as versioned JSON (see blockviz/trace/io.py)."""
+        from blockviz.trace.io import save_trace  # io builds Timelines, so import late
+        save_trace(self, path)
+
     def decode(self, token_ids) -> str:
         """Text of token ids, through the trace's tokenizer when it has one."""
         tokenizer = getattr(self, "tokenizer", None)

@@ -1,0 +1,5 @@
+import sys
+
+from blockviz.cli import main
+
+sys.exit(main())
