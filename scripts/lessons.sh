@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/python -m blockviz.lessons build
+.venv/bin/python scripts/build_notebooks.py
 exec .venv/bin/jupyter lab --notebook-dir=. "${@}" notebooks/en/00_start_here.ipynb
