@@ -107,12 +107,14 @@ class BlockManager:
         seq.num_cached_tokens = 0
         seq.block_table.clear()
 
+    # The token about to be computed is the first of a new block when len % B == 1.
+    # Written `1 % self.block_size` so that B = 1 works too (every token starts a block there);
+    # for any B > 1 it is nano-vllm's `== 1`, which never meets B = 1 (it requires B % 256 == 0).
     def can_append(self, seq: Sequence) -> bool:
-        # the token about to be computed is the first of a new block
-        return len(self.free_block_ids) >= (len(seq) % self.block_size == 1)
+        return len(self.free_block_ids) >= (len(seq) % self.block_size == 1 % self.block_size)
 
     def may_append(self, seq: Sequence):
-        if len(seq) % self.block_size == 1:
+        if len(seq) % self.block_size == 1 % self.block_size:
             seq.block_table.append(self._allocate_block())
 
     def hash_blocks(self, seq: Sequence):

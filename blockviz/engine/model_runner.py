@@ -1,0 +1,147 @@
+"""nano-vllm's ModelRunner on one device: owns the model and the KV pool, turns a scheduled
+batch into input_ids / positions / slot_mapping / block tables, runs the model, samples.
+
+Differences from nano-vllm: no tensor parallelism, no CUDA graphs, attention in plain torch
+(blockviz/layers/attention.py), a CPU memory budget for the pool, and greedy sampling at
+temperature 0.
+"""
+from pathlib import Path
+
+import torch
+
+from blockviz.config import Config
+from blockviz.engine.sequence import Sequence
+from blockviz.models.config import Qwen3Config
+from blockviz.models.qwen3 import Qwen3ForCausalLM
+from blockviz.utils.context import get_context, reset_context, set_context
+from blockviz.utils.loader import load_model
+
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+def kv_bytes_per_block(hf_config: Qwen3Config, block_size: int, dtype: torch.dtype) -> int:
+    head_dim = hf_config.head_dim or hf_config.hidden_size // hf_config.num_attention_heads
+    itemsize = torch.empty((), dtype=dtype).element_size()
+    return 2 * hf_config.num_hidden_layers * block_size * hf_config.num_key_value_heads * head_dim * itemsize
+
+
+class ModelRunner:
+
+    def __init__(self, config: Config, hf_config: Qwen3Config, device: torch.device,
+                 kv_cache_memory: int | None = None, seed: int = 0):
+        self.config = config
+        self.hf_config = hf_config
+        self.block_size = config.kvcache_block_size
+        self.device = device
+        self.dtype = torch.float32 if device.type == "cpu" else DTYPES.get(hf_config.torch_dtype, torch.bfloat16)
+        model = Qwen3ForCausalLM(hf_config)
+        load_model(model, Path(config.model))  # checks everything before touching a parameter
+        self.model = model.to(device=device, dtype=self.dtype).eval()
+        self.generator = torch.Generator(device=device).manual_seed(seed)
+        self.allocate_kv_cache(kv_cache_memory)
+
+    def allocate_kv_cache(self, kv_cache_memory: int | None):
+        config, hf = self.config, self.hf_config
+        self.block_bytes = kv_bytes_per_block(hf, self.block_size, self.dtype)
+        if config.num_kvcache_blocks == -1:
+            if self.device.type == "cuda":
+                # as nano-vllm: what the utilisation target leaves after weights and activations
+                free, total = torch.cuda.mem_get_info(self.device)
+                used = total - free
+                stats = torch.cuda.memory_stats(self.device)
+                peak, current = stats["allocated_bytes.all.peak"], stats["allocated_bytes.all.current"]
+                budget = int(total * config.gpu_memory_utilization - used - peak + current)
+            else:
+                budget = kv_cache_memory if kv_cache_memory is not None else 256 * 2**20
+            config.num_kvcache_blocks = budget // self.block_bytes
+            if config.num_kvcache_blocks < 1:
+                raise ValueError(f"a KV block needs {self.block_bytes} bytes but the budget is {budget} bytes")
+        head_dim = hf.head_dim or hf.hidden_size // hf.num_attention_heads
+        self.kv_cache = torch.zeros(2, hf.num_hidden_layers, config.num_kvcache_blocks, self.block_size,
+                                    hf.num_key_value_heads, head_dim, dtype=self.dtype, device=self.device)
+        layer_id = 0
+        for module in self.model.modules():
+            if hasattr(module, "k_cache") and hasattr(module, "v_cache"):
+                module.k_cache = self.kv_cache[0, layer_id]
+                module.v_cache = self.kv_cache[1, layer_id]
+                layer_id += 1
+
+    def prepare_block_tables(self, seqs: list[Sequence]) -> torch.Tensor:
+        max_len = max(len(seq.block_table) for seq in seqs)
+        block_tables = [seq.block_table + [-1] * (max_len - len(seq.block_table)) for seq in seqs]
+        return torch.tensor(block_tables, dtype=torch.int32, device=self.device)
+
+    def prepare_prefill(self, seqs: list[Sequence]):
+        input_ids = []
+        positions = []
+        cu_seqlens_q = [0]
+        cu_seqlens_k = [0]
+        max_seqlen_q = 0
+        max_seqlen_k = 0
+        slot_mapping = []
+        block_tables = None
+        for seq in seqs:
+            start = seq.num_cached_tokens
+            end = start + seq.num_scheduled_tokens  # only the uncomputed positions
+            input_ids.extend(seq[start:end])
+            positions.extend(range(start, end))
+            seqlen_q = end - start
+            seqlen_k = end
+            cu_seqlens_q.append(cu_seqlens_q[-1] + seqlen_q)
+            cu_seqlens_k.append(cu_seqlens_k[-1] + seqlen_k)
+            max_seqlen_q = max(seqlen_q, max_seqlen_q)
+            max_seqlen_k = max(seqlen_k, max_seqlen_k)
+            start_block = start // self.block_size
+            end_block = (end + self.block_size - 1) // self.block_size
+            for i in range(start_block, end_block):
+                slot_start = seq.block_table[i] * self.block_size
+                if i == start_block:
+                    slot_start += start % self.block_size
+                if i != end_block - 1:
+                    slot_end = seq.block_table[i] * self.block_size + self.block_size
+                else:
+                    slot_end = seq.block_table[i] * self.block_size + end - i * self.block_size
+                slot_mapping.extend(range(slot_start, slot_end))
+        if cu_seqlens_k[-1] > cu_seqlens_q[-1]:  # a cached prefix or a later chunk: read keys from the pool
+            block_tables = self.prepare_block_tables(seqs)
+        as_tensor = lambda xs, dtype: torch.tensor(xs, dtype=dtype, device=self.device)
+        set_context(True, as_tensor(cu_seqlens_q, torch.int32), as_tensor(cu_seqlens_k, torch.int32),
+                    max_seqlen_q, max_seqlen_k, as_tensor(slot_mapping, torch.long), None, block_tables)
+        return as_tensor(input_ids, torch.long), as_tensor(positions, torch.long)
+
+    def prepare_decode(self, seqs: list[Sequence]):
+        input_ids = []
+        positions = []
+        slot_mapping = []
+        context_lens = []
+        for seq in seqs:
+            input_ids.append(seq.last_token)
+            positions.append(len(seq) - 1)
+            context_lens.append(len(seq))
+            slot_mapping.append(seq.block_table[-1] * self.block_size + seq.last_block_num_tokens - 1)
+        block_tables = self.prepare_block_tables(seqs)
+        as_tensor = lambda xs, dtype: torch.tensor(xs, dtype=dtype, device=self.device)
+        set_context(False, slot_mapping=as_tensor(slot_mapping, torch.long),
+                    context_lens=as_tensor(context_lens, torch.int32), block_tables=block_tables)
+        return as_tensor(input_ids, torch.long), as_tensor(positions, torch.long)
+
+    def sample(self, logits: torch.Tensor, temperatures: torch.Tensor) -> torch.Tensor:
+        greedy = logits.argmax(dim=-1)
+        if not bool((temperatures > 0).any()):
+            return greedy
+        # Gumbel-max as nano-vllm (probs / Exp(1) noise), from a seeded generator: reproducible
+        probs = torch.softmax(logits.float() / temperatures.clamp_min(1e-5)[:, None], dim=-1)
+        noise = torch.empty_like(probs).exponential_(1, generator=self.generator).clamp_min_(1e-10)
+        sampled = probs.div_(noise).argmax(dim=-1)
+        return torch.where(temperatures > 0, sampled, greedy)
+
+    @torch.inference_mode()
+    def run(self, seqs: list[Sequence], is_prefill: bool) -> list[int]:
+        input_ids, positions = self.prepare_prefill(seqs) if is_prefill else self.prepare_decode(seqs)
+        self.last_slot_mapping = get_context().slot_mapping.tolist()
+        try:
+            logits = self.model.compute_logits(self.model(input_ids, positions))
+        finally:
+            reset_context()
+        temperatures = torch.tensor([seq.temperature for seq in seqs], dtype=torch.float32, device=self.device)
+        return self.sample(logits, temperatures).tolist()

@@ -1,0 +1,5 @@
+from blockviz.engine.llm_engine import LLMEngine
+
+
+class LLM(LLMEngine):
+    pass
