@@ -36,6 +36,16 @@ class Qwen3Config:
     def from_dict(cls, d: dict) -> "Qwen3Config":
         names = {f.name for f in fields(cls)}
         kwargs = {k: v for k, v in d.items() if k in names}
+        # transformers >= 5 writes RoPE settings as rope_parameters (rope_theta inside) and the dtype
+        # as "dtype"; released checkpoints use rope_theta/rope_scaling and "torch_dtype".
+        rope = d.get("rope_parameters")
+        if isinstance(rope, dict):
+            if "rope_theta" in rope:
+                kwargs.setdefault("rope_theta", rope["rope_theta"])
+            if rope.get("rope_type", "default") != "default":
+                kwargs["rope_scaling"] = rope
+        if "dtype" in d:
+            kwargs.setdefault("torch_dtype", d["dtype"])
         missing = [f.name for f in fields(cls) if f.default is MISSING and f.name not in kwargs]
         if missing:
             raise ValueError(f"config is missing required keys: {', '.join(missing)}")

@@ -2,6 +2,9 @@
 import json
 from pathlib import Path
 
+import numpy as np
+
+from blockviz.char_tokenizer import CharTokenizer
 from blockviz.trace.events import event_from_dict
 from blockviz.trace.recorder import Frame
 from blockviz.trace.snapshot import BlockView, SeqView, Snapshot
@@ -40,12 +43,45 @@ def snapshot_from_dict(d: dict) -> Snapshot:
                     d["is_prefill"], {seq_id: (start, n) for seq_id, start, n in d["scheduled"]})
 
 
+class PieceTokenizer:
+    """Decodes a loaded trace's tokens with the text of each token id saved beside it."""
+
+    def __init__(self, pieces: dict[int, str]):
+        self.pieces = pieces
+
+    def decode(self, token_ids: list[int]) -> str:
+        return "".join(self.pieces.get(t, f"<{t}>") for t in token_ids)
+
+
+def token_pieces(timeline: Timeline, tokenizer) -> dict[str, str]:
+    last = timeline.frames[len(timeline.frames) - 1].snapshot
+    ids = {t for seq in last.seqs.values() for t in seq.token_ids}
+    return {str(t): tokenizer.decode([t]) for t in sorted(ids)}
+
+
+def payload_to_dict(payload: dict | None) -> dict | None:
+    if not payload:
+        return None
+    kv = payload.get("kv")
+    return {"kv": {**kv, "k": kv["k"].astype(float).round(4).tolist()}} if kv else None
+
+
+def payload_from_dict(data: dict | None) -> dict | None:
+    if not data:
+        return None
+    kv = data["kv"]
+    return {"kv": {**kv, "k": np.asarray(kv["k"], dtype=np.float16).reshape(len(kv["slots"]), -1)}}
+
+
 def trace_to_dict(timeline: Timeline) -> dict:
     tokenizer = getattr(timeline, "tokenizer", None)
+    name = getattr(tokenizer, "trace_name", None)
+    pieces = token_pieces(timeline, tokenizer) if tokenizer is not None and name is None else None
     return {"format": FORMAT, "version": VERSION, "meta": dict(timeline.meta),
-            "tokenizer": getattr(tokenizer, "trace_name", None),
+            "tokenizer": name, "pieces": pieces,
             "frames": [{"step": f.step, "events": [e.to_dict() for e in f.events],
-                        "snapshot": snapshot_to_dict(f.snapshot)} for f in timeline.frames]}
+                        "snapshot": snapshot_to_dict(f.snapshot), "payload": payload_to_dict(f.payload)}
+                       for f in timeline.frames]}
 
 
 def save_trace(timeline: Timeline, path: str | Path):
@@ -78,14 +114,16 @@ def trace_from_dict(data, source: str = "trace") -> Timeline:
     for i, f in enumerate(data.get("frames") or []):
         try:
             events = tuple(event_from_dict(e) for e in f["events"])
-            frames.append(Frame(f["step"], events, snapshot_from_dict(f["snapshot"])))
-        except (KeyError, TypeError, ValueError) as e:
+            frames.append(Frame(f["step"], events, snapshot_from_dict(f["snapshot"]),
+                                payload_from_dict(f.get("payload"))))
+        except (KeyError, TypeError, ValueError, IndexError) as e:
             what = f"lacks field {e}" if isinstance(e, KeyError) else str(e)
             raise TraceError(f"{source}: frame {i} is malformed ({what})") from None
     if not frames:
         raise TraceError(f"{source}: the trace has no frames")
     timeline = Timeline(frames, data.get("meta") or {})
     if data.get("tokenizer") == "chars":
-        from blockviz.char_tokenizer import CharTokenizer
         timeline.tokenizer = CharTokenizer()
+    elif data.get("pieces"):
+        timeline.tokenizer = PieceTokenizer({int(t): text for t, text in data["pieces"].items()})
     return timeline

@@ -98,3 +98,16 @@ def test_missing_and_corrupt_model_files(tmp_path, model_dir):
     (broken / "model.safetensors").write_bytes(b"not a safetensors file")
     with pytest.raises(ValueError, match="safetensors"):
         LLM(broken, device="cpu", num_kvcache_blocks=8)
+
+
+def test_model_trace_round_trip_keeps_text_and_kv(model_dir, prompts, tmp_path):
+    from blockviz.trace.io import load_trace
+    llm = LLM(model_dir, device="cpu", kvcache_block_size=4, num_kvcache_blocks=64)
+    llm.generate(prompts[:2], SamplingParams(temperature=0, max_tokens=3, ignore_eos=True))
+    llm.save(tmp_path / "t.json")
+    loaded = load_trace(tmp_path / "t.json")
+    seq = loaded.snapshot(-1).seqs[min(loaded.snapshot(-1).seqs)]
+    assert [loaded.decode([t]) for t in seq.token_ids] == [llm.decode([t]) for t in seq.token_ids]
+    original, copy = llm.frames[1].payload["kv"], loaded.frames[1].payload["kv"]
+    assert copy["slots"] == original["slots"]
+    assert abs(copy["k"].astype(float) - original["k"].astype(float)).max() < 1e-3
