@@ -55,9 +55,12 @@ class Simulator(Session):
         token_ids = self.tokenizer.encode(prompt) if isinstance(prompt, str) else list(prompt)
         seq = Sequence(token_ids, SamplingParams(temperature=0, max_tokens=max_tokens, ignore_eos=ignore_eos),
                        block_size=self.config.kvcache_block_size)
-        if script is not None:
-            self.scripts[seq.seq_id] = self.tokenizer.encode(script) if isinstance(script, str) else list(script)
-        return self.add_sequence(seq, label)
+        if isinstance(script, str):
+            script = self.tokenizer.encode(script)
+        self.add_sequence(seq, label)  # raises, changing nothing, for a request that can never run
+        if script is not None:  # only once it is accepted: a rejected add leaves the session as it was
+            self.scripts[seq.seq_id] = list(script)
+        return seq
 
     def check_request(self, seq: Sequence):
         # A rule never says EOS, so every simulated request must fit at its longest.

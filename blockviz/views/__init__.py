@@ -1,0 +1,21 @@
+"""Views of a timeline: pure renderers (render_*.py), thin widgets over them, static exports.
+
+>>> from blockviz import Simulator
+>>> from blockviz.views import show
+>>> sim = Simulator(num_blocks=8, block_size=4)
+>>> _ = sim.add("hello world", max_tokens=3)
+>>> show(sim)  # doctest: +SKIP
+"""
+
+VIEWS = ("dashboard", "pool", "mapping", "chain", "kv", "events", "metrics", "player")
+
+
+def show(timeline, view: str = "dashboard", lang: str = "en", **options):
+    """A widget for `view` over `timeline` (a Simulator, an LLM session or a loaded trace)."""
+    from blockviz.views import dashboard, player, widgets  # ipywidgets only when a widget is asked for
+    makers = {"dashboard": dashboard.Dashboard, "pool": widgets.PoolView, "mapping": widgets.MappingView,
+              "chain": widgets.ChainView, "kv": widgets.KVView, "events": widgets.EventLog,
+              "metrics": widgets.MetricsView, "player": player.Player}
+    if view not in makers:
+        raise ValueError(f"unknown view {view!r}; choose one of {VIEWS}")
+    return makers[view](timeline, lang=lang, **options)

@@ -1,0 +1,80 @@
+"""Python-side cost of one step in the views: what a Dashboard does when the cursor moves.
+
+    .venv/bin/python bench/views.py [--blocks 64 1024 4096] [--steps 30]
+
+Also prints the browser's step-to-render latency measured by the last `pytest tests/browser` run.
+
+Records a busy Simulator (requests sharing prefixes, prefill then decode), then times
+timeline.seek(step + 1) over recorded steps with a Dashboard attached (player, pool, event log,
+the mapping tab): first while each frame is replayed on demand, then with frames built; then each
+renderer alone, and live steps that run the engine. Goal: <= 10 ms per step at 1024 blocks.
+"""
+import argparse
+import json
+import random
+from pathlib import Path
+from statistics import median
+from time import perf_counter
+
+from blockviz import Simulator
+from blockviz.views.dashboard import Dashboard
+from blockviz.views.render_view import render_view
+
+
+def busy_simulator(num_blocks: int, block_size: int = 16, seed: int = 0) -> Simulator:
+    """About as many requests as fill the pool, in families that share a prefix."""
+    rng = random.Random(seed)
+    sim = Simulator(num_blocks=num_blocks, block_size=block_size, max_num_seqs=256, max_num_batched_tokens=8192)
+    prefixes = ["".join(rng.choice("abcdefgh") for _ in range(3 * block_size)) for _ in range(8)]
+    tokens_per_request = 6 * block_size
+    for i in range(max(2, num_blocks * block_size // tokens_per_request)):
+        tail = "".join(rng.choice("abcdefgh") for _ in range(tokens_per_request - 3 * block_size - 8))
+        sim.add(rng.choice(prefixes) + tail, max_tokens=64)
+    return sim
+
+
+def time_per_call(fn, repeats: int) -> float:
+    times = []
+    for k in range(repeats):
+        start = perf_counter()
+        fn(k)
+        times.append(perf_counter() - start)
+    return median(times) * 1000
+
+
+def bench(num_blocks: int, steps: int) -> dict[str, float]:
+    sim = busy_simulator(num_blocks)
+    sim.run(max_steps=steps + 1)
+    sim.seek(0)
+    dashboard = Dashboard(sim)
+    last = min(steps, sim.last_step)
+    # a live session replays a step's frame the first time it is shown, then keeps it
+    result = {"dashboard step, frame replayed": time_per_call(lambda k: sim.seek(1 + k), last),
+              "dashboard step": time_per_call(lambda k: sim.seek(1 + (k + 1) % last), last)}
+    for view in ("pool", "events", "mapping", "chain"):
+        result[view] = time_per_call(lambda k: render_view(sim, view, 1 + k % last, index=dashboard.chain.index), last)
+    sim.seek(sim.last_step)
+    result["live step (engine + replay + views)"] = time_per_call(lambda k: sim.forward(), 10)
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--blocks", type=int, nargs="+", default=[64, 1024, 4096])
+    parser.add_argument("--steps", type=int, default=30)
+    args = parser.parse_args()
+    print("median ms per step, Python side")
+    for num_blocks in args.blocks:
+        figures = bench(num_blocks, args.steps)
+        print(f"{num_blocks:>5} blocks: " + " | ".join(f"{name} {ms:.2f}" for name, ms in figures.items()))
+    browser = Path(__file__).resolve().parents[1] / "out" / "browser" / "latency.json"
+    if browser.exists():  # written by tests/browser: click on step -> pool redrawn in chromium
+        print("browser step-to-render latency (last pytest tests/browser run):")
+        for name, figures in json.loads(browser.read_text()).items():
+            print(f"  {name}: median {figures['median_ms']} ms, max {figures['max_ms']} ms over {figures['steps']} steps")
+    else:
+        print("browser step-to-render latency: run `pytest tests/browser` first (writes out/browser/latency.json)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""Interface strings in English and Chinese: one table, merged from one module per area.
+
+Each area module (views.py, exercises.py, ...) defines STRINGS = {key: {"en": ..., "zh": ...}}.
+"""
+from importlib import import_module
+from importlib.util import find_spec
+
+LANGS = ("en", "zh")
+AREAS = ("views", "exercises")
+
+
+def _merge() -> dict[str, dict[str, str]]:
+    table: dict[str, dict[str, str]] = {}
+    for area in AREAS:
+        name = f"{__name__}.{area}"
+        if find_spec(name) is None:  # an area not written yet contributes nothing
+            continue
+        for key, texts in import_module(name).STRINGS.items():
+            if key in table:
+                raise ValueError(f"i18n key {key!r} is defined twice (again in {area}.py)")
+            table[key] = texts
+    return table
+
+
+STRINGS = _merge()
+
+
+def t(key: str, lang: str = "en", **fmt) -> str:
+    """The text of `key` in `lang` (English when that language lacks it), formatted with fmt."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; choose one of {LANGS}")
+    texts = STRINGS.get(key)
+    if texts is None:
+        raise KeyError(f"no interface string {key!r}")
+    text = texts.get(lang) or texts["en"]
+    return text.format(**fmt) if fmt else text

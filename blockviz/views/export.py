@@ -1,0 +1,147 @@
+"""Static exports for slides and readers without a kernel: SVG, PNG, GIF and a self-contained HTML player.
+
+Views: "pool", "mapping", "chain", "events", "kv" (SVG renderers, rasterised through matplotlib)
+and "metrics" (a matplotlib figure).
+"""
+from pathlib import Path
+
+from matplotlib.animation import PillowWriter
+from matplotlib.figure import Figure
+
+from blockviz.i18n import t
+from blockviz.views.render_metrics import metrics_rows, render_metrics
+from blockviz.views.render_view import SVG_VIEWS, has_kv, render_view
+from blockviz.views.svg import esc
+from blockviz.views.svg_raster import draw_svg, svg_figure, svg_size
+from blockviz.views.trace_index import KVIndex, TraceIndex
+
+VIEWS = SVG_VIEWS + ("metrics",)
+
+
+def indexes(timeline) -> tuple[TraceIndex, KVIndex]:
+    """Shared across the steps of one export, so each frame is read once."""
+    snapshot = timeline.snapshot(0)
+    return TraceIndex(), KVIndex(snapshot.num_blocks, snapshot.block_size)
+
+
+def _figure(timeline, view: str, step: int, lang: str, dpi: float, **options) -> Figure:
+    if view == "metrics":
+        return render_metrics(metrics_rows(timeline.frames), cursor=step, lang=lang)
+    return svg_figure(render_view(timeline, view, step, lang=lang, **options), dpi=dpi)
+
+
+def export_svg(timeline, path, view: str = "pool", step: int | None = None, *, lang: str = "en",
+               **options) -> Path:
+    step = timeline.cursor if step is None else step
+    path = Path(path)
+    if view == "metrics":
+        _figure(timeline, view, step, lang, 100).savefig(path, format="svg")
+    else:
+        path.write_text(render_view(timeline, view, step, lang=lang, **options), encoding="utf-8")
+    return path
+
+
+def export_png(timeline, path, view: str = "pool", step: int | None = None, *, lang: str = "en",
+               dpi: float = 100, **options) -> Path:
+    step = timeline.cursor if step is None else step
+    path = Path(path)
+    _figure(timeline, view, step, lang, dpi, **options).savefig(path, format="png", dpi=dpi)
+    return path
+
+
+def export_gif(timeline, path, view: str = "pool", steps=None, *, fps: float = 2, lang: str = "en",
+               dpi: float = 100, **options) -> Path:
+    """An animated GIF of `steps` (default: every recorded step), through matplotlib's PillowWriter."""
+    steps = list(range(len(timeline.frames)) if steps is None else steps)
+    path = Path(path)
+    writer = PillowWriter(fps=fps)
+    if view == "metrics":
+        rows = metrics_rows(timeline.frames)
+        fig = Figure(figsize=(10, 6), dpi=dpi, layout="constrained")
+        with writer.saving(fig, str(path), dpi):
+            for step in steps:
+                render_metrics(rows, cursor=step, lang=lang, fig=fig)
+                writer.grab_frame()
+        return path
+    index, kv_index = indexes(timeline)
+    svgs = [render_view(timeline, view, step, lang=lang, index=index, kv_index=kv_index, **options) for step in steps]
+    sizes = [svg_size(svg) for svg in svgs]
+    width, height = max(w for w, _ in sizes), max(h for _, h in sizes)  # one canvas fits every frame
+    fig = Figure(figsize=(width / dpi, height / dpi), dpi=dpi)
+    with writer.saving(fig, str(path), dpi):
+        for svg in svgs:
+            fig.clear()
+            draw_svg(fig, svg, width, height)
+            writer.grab_frame()
+    return path
+
+
+PLAYER_JS = """
+const frames = document.querySelectorAll('.bv-frame'), slider = document.getElementById('bv-slider');
+const label = document.getElementById('bv-label'), play = document.getElementById('bv-play');
+let current = 0, timer = null;
+function show(i) {
+  current = Math.max(0, Math.min(frames.length - 1, i));
+  frames.forEach((f, k) => { f.hidden = k !== current; });
+  slider.value = current; label.textContent = frames[current].dataset.title;
+}
+function toggle() {
+  if (timer) { clearInterval(timer); timer = null; play.textContent = play.dataset.play; return; }
+  play.textContent = play.dataset.pause;
+  timer = setInterval(() => { if (current >= frames.length - 1) toggle(); else show(current + 1); }, 700);
+}
+document.getElementById('bv-back').onclick = () => show(current - 1);
+document.getElementById('bv-forward').onclick = () => show(current + 1);
+play.onclick = toggle;
+slider.oninput = () => show(+slider.value);
+document.addEventListener('keydown', e => {
+  if (e.key === 'ArrowLeft') show(current - 1);
+  else if (e.key === 'ArrowRight') show(current + 1);
+  else if (e.key === ' ') { e.preventDefault(); toggle(); }
+});
+show(0);
+"""
+
+PLAYER_CSS = """
+:root { --jp-layout-color0: #ffffff; --jp-layout-color1: #ffffff; --jp-layout-color2: #eeeeee;
+  --jp-ui-font-color0: #000000; --jp-ui-font-color1: #1a1a1a; --jp-ui-font-color2: #555555;
+  --jp-border-color1: #8a8a8a; --jp-brand-color1: #0b5cad; }
+@media (prefers-color-scheme: dark) { :root { --jp-layout-color0: #111111; --jp-layout-color1: #1e1e1e;
+  --jp-layout-color2: #2a2a2a; --jp-ui-font-color0: #ffffff; --jp-ui-font-color1: #e6e6e6;
+  --jp-ui-font-color2: #b0b0b0; --jp-border-color1: #777777; --jp-brand-color1: #6cb4ff; } }
+body { background: var(--jp-layout-color0); color: var(--jp-ui-font-color1); font-family: sans-serif; margin: 12px; }
+.bv-controls { position: sticky; top: 0; background: var(--jp-layout-color0); padding: 6px 0; }
+.bv-frame svg { display: block; margin: 8px 0; max-width: 100%; height: auto; }
+"""
+
+
+def export_html(timeline, path, views=None, steps=None, *, lang: str = "en", title: str | None = None,
+                **options) -> Path:
+    """One HTML file with every chosen step's views rendered in, and a few lines of inline JS to
+    step through them (buttons, slider, arrow keys, space). Needs no kernel and no network.
+    Default views: pool, mapping, chain, events, and kv when the timeline records K values."""
+    views = views or ("pool", "mapping", "chain", "events") + (("kv",) if has_kv(timeline) else ())
+    steps = list(range(len(timeline.frames)) if steps is None else steps)
+    title = title or t("player.title", lang)
+    index, kv_index = indexes(timeline)
+    frames = []
+    for step in steps:
+        svgs = "".join(render_view(timeline, view, step, lang=lang, index=index, kv_index=kv_index, **options)
+                       for view in views)
+        frame_title = t("player.frame", lang, step=step, last=steps[-1])
+        frames.append(f'<section class="bv-frame" data-step="{step}" data-title="{esc(frame_title)}" hidden>'
+                      f'{svgs}</section>')
+    buttons = (f'<button id="bv-back" aria-label="{esc(t("player.back", lang))}">◀</button>'
+               f'<button id="bv-play" data-play="▶ {esc(t("player.play", lang))}" '
+               f'data-pause="❚❚ {esc(t("player.pause", lang))}">▶ {esc(t("player.play", lang))}</button>'
+               f'<button id="bv-forward" aria-label="{esc(t("player.forward", lang))}">▶|</button>'
+               f'<input id="bv-slider" type="range" min="0" max="{len(steps) - 1}" value="0" '
+               f'aria-label="{esc(t("player.jump", lang))}"> <span id="bv-label" aria-live="polite"></span>')
+    page = (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>{esc(title)}</title>'
+            f'<style>{PLAYER_CSS}</style></head><body><h1 style="font-size:1.2em">{esc(title)}</h1>'
+            f'<div class="bv-controls">{buttons}</div>{"".join(frames)}'
+            f'<script>{PLAYER_JS}</script></body></html>')
+    path = Path(path)
+    path.write_text(page, encoding="utf-8")
+    return path
+

@@ -1,0 +1,88 @@
+"""One line of narration per event, in English or Chinese, and the event log of a step as SVG."""
+from typing import Callable, Iterable
+
+from blockviz.i18n import t
+from blockviz.trace import events as ev
+from blockviz.views.format import short_hash
+from blockviz.views.svg import svg_document, text, text_width
+
+Decode = Callable[[tuple[int, ...]], str]
+MAX_LINES = 200  # a big prefill emits thousands of events; the log shows the first ones and a count
+
+
+def _token(event: ev.TokenSampled, decode: Decode | None) -> str:
+    shown = event.text or (decode((event.token_id,)) if decode else "")
+    return f"“{shown}” ({event.token_id})" if shown else str(event.token_id)
+
+
+def narrate(event: ev.Event, labels: dict[int, str], lang: str = "en", decode: Decode | None = None) -> str:
+    seq = labels.get(getattr(event, "seq_id", -1), f"#{getattr(event, 'seq_id', '?')}")
+    match event:
+        case ev.RequestAdded():
+            return t("ev.add", lang, seq=seq, n=event.num_prompt_tokens)
+        case ev.CacheProbe():
+            where = f" → #{event.block_id}" if event.block_id >= 0 else ""
+            key = "ev.probe_skip" if event.outcome in ("skipped", "not_probed") else "ev.probe"
+            return t(key, lang, seq=seq, i=event.index, outcome=t(f"outcome.{event.outcome}", lang),
+                     hash=short_hash(event.hash), where=where)
+        case ev.CanAllocate() if event.result == -1:
+            return t("ev.can_allocate_no", lang, seq=seq, new=event.num_new_blocks, free=event.num_free_blocks)
+        case ev.CanAllocate():
+            return t("ev.can_allocate", lang, seq=seq, result=event.result, new=event.num_new_blocks,
+                     free=event.num_free_blocks)
+        case ev.BlockAllocated():
+            extra = ""
+            if event.evicted_hash != -1:
+                extra = t("ev.evict", lang, hash=short_hash(event.evicted_hash))
+            elif event.dropped_hash != -1:
+                extra = t("ev.drop", lang, hash=short_hash(event.dropped_hash))
+            return t("ev.allocate", lang, seq=seq, block=event.block_id, extra=extra)
+        case ev.BlockRevived():
+            return t("ev.revive", lang, seq=seq, block=event.block_id, hash=short_hash(event.hash))
+        case ev.BlockShared():
+            return t("ev.share", lang, seq=seq, block=event.block_id, hash=short_hash(event.hash), ref=event.ref_count)
+        case ev.HashRegistered():
+            extra = t("ev.replace", lang, block=event.replaced_block_id) if event.replaced_block_id >= 0 else ""
+            return t("ev.hash", lang, seq=seq, block=event.block_id, i=event.index, hash=short_hash(event.hash),
+                     parent=short_hash(event.parent_hash), extra=extra)
+        case ev.BlockReleased():
+            extra = t("ev.freed", lang) if event.ref_count == 0 else ""
+            return t("ev.release", lang, seq=seq, block=event.block_id, ref=event.ref_count, extra=extra)
+        case ev.BlockAppended():
+            return t("ev.append_block", lang, seq=seq, block=event.block_id)
+        case ev.Scheduled():
+            items = ", ".join(f"{labels.get(s, f'#{s}')}×{n}" for s, n in zip(event.seq_ids, event.num_tokens))
+            phase = t("phase.prefill" if event.is_prefill else "phase.decode", lang)
+            return t("ev.schedule", lang, phase=phase, items=items or "-", total=sum(event.num_tokens))
+        case ev.Preempted():
+            return t("ev.preempt", lang, seq=seq)
+        case ev.TokenSampled() if not event.kept:
+            return t("ev.token_dropped", lang, seq=seq, token=_token(event, decode))
+        case ev.TokenSampled():
+            return t("ev.token", lang, seq=seq, token=_token(event, decode))
+        case ev.Finished():
+            return t("ev.finish", lang, seq=seq, reason=t(f"reason.{event.reason}", lang))
+        case ev.KVWritten():
+            slots = ", ".join(map(str, event.slots[:12])) + (" …" if len(event.slots) > 12 else "")
+            return t("ev.kv_write", lang, n=len(event.slots), layers=event.num_layers, slots=slots)
+        case ev.StepTimed():
+            return t("ev.step_time", lang, ms=f"{event.seconds * 1000:.2f}", n=event.num_tokens)
+    raise ValueError(f"no narration for event kind {event.kind!r}")
+
+
+def render_events(events: Iterable[ev.Event], labels: dict[int, str], *, step: int = 0, lang: str = "en",
+                  decode: Decode | None = None, max_lines: int = MAX_LINES) -> str:
+    events = list(events)
+    title = t("events.title", lang, step=step, n=len(events))
+    lines = [narrate(event, labels, lang, decode) for event in events[:max_lines]]
+    if len(events) > max_lines:
+        lines.append(t("events.more", lang, n=len(events) - max_lines))
+    if not events:
+        lines.append(t("events.none", lang))
+    parts = [text(10, 16, title, 12, bold=True)]
+    kinds = [event.kind for event in events[:max_lines]]
+    for k, line in enumerate(lines):
+        kind = f' data-kind="{kinds[k]}"' if k < len(kinds) else ""
+        parts.append(f"<g{kind}>" + text(10, 34 + k * 15, line, 11) + "</g>")
+    width = 20 + max([text_width(title, 12)] + [text_width(line, 11) for line in lines])
+    return svg_document(width, 44 + len(lines) * 15, "".join(parts), view="events", step=step, label=title)

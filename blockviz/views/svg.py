@@ -1,0 +1,58 @@
+"""The few SVG helpers the renderers share: escaping, text width, the document frame."""
+from html import escape
+from unicodedata import east_asian_width
+
+from blockviz.views.theme import theme_css
+
+CHAR_WIDTH = 0.6  # monospace advance, in font sizes; CJK characters take two
+
+
+def esc(value) -> str:
+    return escape(str(value), quote=True)
+
+
+def columns(text: str) -> int:
+    if text.isascii():
+        return len(text)
+    return sum(2 if east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def text_width(text: str, size: float) -> float:
+    return columns(text) * CHAR_WIDTH * size
+
+
+def clip(text: str, max_columns: int) -> str:
+    """Cut text to max_columns display columns, ending in '…' when cut."""
+    if columns(text) <= max_columns:
+        return text
+    out, used = [], 0
+    for ch in text:
+        used += columns(ch)
+        if used > max_columns - 1:
+            break
+        out.append(ch)
+    return "".join(out) + "…"
+
+
+def visible(text: str) -> str:
+    """Make whitespace visible, so a block's exact content shows ('the␣' is not 'the')."""
+    return text.replace(" ", "␣").replace("\n", "⏎").replace("\t", "⇥")
+
+
+def svg_document(width: float, height: float, body: str, *, view: str, step: int, label: str,
+                 attrs: str = "") -> str:
+    """A standalone SVG: theme classes in a <style>, a background, `data-view` and `data-step`
+    so pages and tests can tell what is shown."""
+    w, h = round(width), round(height)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+            f'role="img" aria-label="{esc(label)}" data-view="{view}" data-step="{step}"{attrs}>'
+            f'<style>{theme_css()}</style><rect class="bv-bg" x="0" y="0" width="{w}" height="{h}"/>'
+            f'{body}</svg>')
+
+
+def text(x: float, y: float, content: str, size: float = 11, cls: str = "bv-fg", anchor: str = "start",
+         bold: bool = False, fill: str = "") -> str:
+    paint = f'fill="{fill}"' if fill else f'class="{cls}"'
+    weight = ' font-weight="bold"' if bold else ""
+    return (f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="{anchor}" {paint}{weight}>'
+            f'{esc(content)}</text>')

@@ -1,0 +1,174 @@
+"""A real browser: JupyterLab runs a notebook that builds a Simulator and a Dashboard, Playwright
+drives Debian's chromium, presses the step button, and the block states in the page must equal
+the engine's classifier at that step. Saves a screenshot and the step-to-render latency in out/browser/.
+
+Run alone: .venv/bin/python -m pytest tests/browser   (tests/browser/install_chromium.sh installs chromium)
+"""
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from statistics import median
+
+import nbformat
+import pytest
+
+from blockviz.states import classify
+
+from browser_scenario import scenario
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
+
+REPO = Path(__file__).resolve().parents[2]
+OUT = REPO / "out" / "browser"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+STEPS = 6  # step presses on each pool: the states are checked and the latency measured after each
+
+SETUP = """\
+import sys
+sys.path[:0] = [{repo!r}, {here!r}]
+from browser_scenario import scenario
+from blockviz.views import show
+"""
+
+
+def find_chromium() -> str | None:
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+@pytest.fixture
+def chromium() -> str:
+    path = find_chromium()
+    if path is None:
+        pytest.skip("chromium not found (run tests/browser/install_chromium.sh as root)")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """JupyterLab on a free localhost port with a token, its state kept in tmp_path."""
+    port, token = free_port(), secrets.token_hex(16)
+    settings = tmp_path / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false",
+                                                                            "checkForUpdates": False}))
+    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+           "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(SETUP.format(repo=str(REPO), here=str(Path(__file__).parent))),
+        nbformat.v4.new_code_cell("small = scenario(12)\nshow(small)"),
+        nbformat.v4.new_code_cell("big = scenario(1024)\nshow(big)"),
+    ])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    (tmp_path / "root").mkdir()
+    nbformat.write(notebook, tmp_path / "root" / "dashboard.ipynb")
+    log = open(tmp_path / "lab.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path / 'root'}",
+         "--LabApp.expose_app_in_browser=True", "--ServerApp.port_retries=0", "--allow-root",
+         "--LabApp.extension_manager=readonly"],
+        cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("JupyterLab did not start:\n" + (tmp_path / "lab.log").read_text()[-3000:])
+                time.sleep(0.5)
+        yield f"{base}/lab/tree/dashboard.ipynb?token={token}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+STEP_AND_WAIT = """([numBlocks, expected]) => new Promise((resolve, reject) => {
+  const pool = () => document.querySelector(`svg[data-view="pool"][data-num-blocks="${numBlocks}"]`);
+  const cell = pool().closest('.jp-Cell');
+  const t0 = performance.now();
+  const done = () => {
+    const p = pool();
+    if (!p || p.dataset.step !== String(expected)) return false;
+    observer.disconnect();
+    requestAnimationFrame(() => resolve(performance.now() - t0));  // rendered, up to the next frame
+    return true;
+  };
+  const observer = new MutationObserver(done);
+  observer.observe(cell, { subtree: true, childList: true, attributes: true });
+  setTimeout(() => { observer.disconnect(); reject(new Error('no render of step ' + expected)); }, 30000);
+  cell.querySelector('.bv-player button[data-cmd="forward"]').click();
+})"""
+
+READ_STATES = """(numBlocks) => {
+  const svg = document.querySelector(`svg[data-view="pool"][data-num-blocks="${numBlocks}"]`);
+  return [svg.dataset.step, [...svg.querySelectorAll('[data-block-id]')].map(e => e.dataset.state)];
+}"""
+
+
+def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium first: skip before starting lab
+    from playwright.sync_api import sync_playwright
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    expected = {n: scenario(n) for n in (12, 1024)}
+    for sim in expected.values():
+        sim.run(STEPS)
+    latencies = {12: [], 1024: []}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.goto(lab, timeout=120_000)
+            page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.isReady", timeout=120_000)
+            page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            for n in (12, 1024):
+                page.wait_for_selector(f'svg[data-view="pool"][data-num-blocks="{n}"]', timeout=180_000)
+            for n, sim in expected.items():
+                step, states = page.evaluate(READ_STATES, n)
+                assert (step, states) == ("0", [s.value for s in classify(sim.snapshot(0))])
+                for k in range(1, STEPS + 1):
+                    latencies[n].append(page.evaluate(STEP_AND_WAIT, [n, k]))
+                    step, states = page.evaluate(READ_STATES, n)
+                    assert step == str(k)
+                    assert states == [s.value for s in classify(sim.snapshot(k))], f"{n} blocks, step {k}"
+            small = page.locator('svg[data-view="pool"][data-num-blocks="12"]').locator(
+                "xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
+            small.locator(".bv-player").focus()  # keyboard: ← steps back
+            page.keyboard.press("ArrowLeft")
+            page.wait_for_function(f"({READ_STATES})(12)[0] === '{STEPS - 1}'")
+            assert page.evaluate(READ_STATES, 12)[1] == [s.value for s in classify(expected[12].snapshot(STEPS - 1))]
+            small.locator('svg[data-view="pool"] [data-block-id="3"]').click()  # a click opens the block's detail
+            small.locator('.bv-detail[data-block-id="3"]').wait_for(timeout=30_000)
+            small.scroll_into_view_if_needed()
+            small.screenshot(path=str(OUT / "dashboard.png"))
+        finally:
+            browser.close()
+    figures = {f"{n} blocks": {"median_ms": round(median(v), 1), "max_ms": round(max(v), 1), "steps": len(v)}
+               for n, v in latencies.items()}
+    (OUT / "latency.json").write_text(json.dumps(figures, indent=1))
+    print("step-to-render latency:", figures)
+    assert (OUT / "dashboard.png").stat().st_size > 10_000

@@ -1,0 +1,46 @@
+import re
+from xml.etree import ElementTree
+
+import pytest
+from PIL import Image
+
+from blockviz.views.export import VIEWS, export_gif, export_html, export_png, export_svg
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_svg_and_png_of_every_view(lifecycle, view, tmp_path):
+    svg = export_svg(lifecycle, tmp_path / f"{view}.svg", view, step=3)
+    root = ElementTree.parse(svg).getroot()
+    assert root.tag.endswith("svg")
+    png = export_png(lifecycle, tmp_path / f"{view}.png", view, step=3, dpi=50)
+    with Image.open(png) as image:
+        assert image.format == "PNG" and image.width > 100 and image.height > 20
+
+
+def test_png_is_drawn_from_the_svg_at_its_size(lifecycle, tmp_path):
+    svg = ElementTree.parse(export_svg(lifecycle, tmp_path / "pool.svg", "pool", step=2)).getroot()
+    with Image.open(export_png(lifecycle, tmp_path / "pool.png", "pool", step=2, dpi=100)) as image:
+        assert (image.width, image.height) == (int(svg.get("width")), int(svg.get("height")))
+        colours = {c for _, c in image.convert("RGB").getcolors(1 << 16)}
+    assert (0x00, 0x9E, 0x73) in colours  # the cached fill really is painted
+
+
+def test_gif_of_a_step_range(lifecycle, tmp_path):
+    path = export_gif(lifecycle, tmp_path / "pool.gif", "pool", steps=range(0, 4), fps=4, dpi=40)
+    with Image.open(path) as image:
+        assert image.format == "GIF" and image.n_frames == 4
+
+
+def test_gif_of_metrics(lifecycle, tmp_path):
+    with Image.open(export_gif(lifecycle, tmp_path / "m.gif", "metrics", steps=[1, 5], dpi=30)) as image:
+        assert image.n_frames == 2
+
+
+def test_html_player_is_self_contained(lifecycle, tmp_path):
+    path = export_html(lifecycle, tmp_path / "player.html", views=("pool", "events"), lang="zh")
+    page = path.read_text(encoding="utf-8")
+    sections = re.findall(r'<section class="bv-frame" data-step="(\d+)"', page)
+    assert sections == [str(s) for s in range(len(lifecycle.frames))]
+    assert page.count('data-view="pool"') == len(lifecycle.frames)
+    assert "<script src" not in page and "https://" not in page and "<link" not in page
+    assert 'lang="zh"' in page and "ArrowRight" in page

@@ -1,0 +1,30 @@
+from string import Formatter
+
+import pytest
+
+from blockviz.i18n import LANGS, STRINGS, t
+from blockviz.i18n.views import STRINGS as VIEW_STRINGS
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in Formatter().parse(text) if name}
+
+
+def test_every_view_string_has_every_language_with_the_same_fields():
+    for key, texts in VIEW_STRINGS.items():
+        assert set(texts) == set(LANGS), key
+        assert all(texts[lang].strip() for lang in LANGS), key
+        assert fields(texts["en"]) == fields(texts["zh"]), key
+
+
+def test_view_strings_are_merged_into_the_table():
+    assert VIEW_STRINGS.items() <= STRINGS.items()
+
+
+def test_t_formats_and_checks():
+    assert t("pool.header", "en", step=3, phase="decode", n=12, free=2, B=4).startswith("step 3 · decode")
+    assert "第3步" in t("pool.header", "zh", step=3, phase="解码", n=12, free=2, B=4)
+    with pytest.raises(KeyError):
+        t("no.such.key")
+    with pytest.raises(ValueError):
+        t("state.free", "fr")

@@ -1,0 +1,62 @@
+from dataclasses import fields
+
+import pytest
+
+from blockviz.trace import events as ev
+from blockviz.views.render_events import narrate, render_events
+
+from svgtools import parse, texts
+
+SAMPLE = {int: 1, bool: True, float: 0.0012, str: "x", tuple[int, ...]: (0, 1)}
+STRS = {"outcome": "hit_free", "reason": "eos", "text": ""}
+LABELS = {0: "A", 1: "B"}
+
+
+def sample(cls: type[ev.Event], **overrides) -> ev.Event:
+    values = {}
+    for f in fields(cls):
+        kind = eval(f.type, vars(ev)) if isinstance(f.type, str) else f.type
+        values[f.name] = STRS.get(f.name, SAMPLE[kind]) if kind is str else SAMPLE[kind]
+    return cls(**{**values, **overrides})
+
+
+VARIANTS = [sample(cls) for cls in ev.EVENT_TYPES.values()] + [
+    sample(ev.CacheProbe, outcome="skipped", block_id=-1), sample(ev.CacheProbe, outcome="not_probed"),
+    sample(ev.CacheProbe, outcome="mismatch"), sample(ev.CanAllocate, result=-1),
+    sample(ev.BlockAllocated, evicted_hash=-1, dropped_hash=77), sample(ev.BlockAllocated, evicted_hash=-1, dropped_hash=-1),
+    sample(ev.HashRegistered, replaced_block_id=-1), sample(ev.BlockReleased, ref_count=0),
+    sample(ev.TokenSampled, kept=False), sample(ev.TokenSampled, text="cat"), sample(ev.Finished, reason="length"),
+    sample(ev.Scheduled, is_prefill=False),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("event", VARIANTS, ids=lambda e: e.kind)
+def test_every_event_kind_is_narrated_in_one_line(event, lang):
+    line = narrate(event, LABELS, lang, decode=lambda ids: "".join(chr(i + 96) for i in ids))
+    assert line.strip() and "\n" not in line
+    assert "{" not in line and "}" not in line
+
+
+def test_narration_says_what_matters():
+    assert "#5" in narrate(ev.BlockRevived(0, 5, 123), LABELS) and "A" in narrate(ev.BlockRevived(0, 5, 123), LABELS)
+    assert "-1" in narrate(ev.CanAllocate(1, -1, 3, 2), LABELS)
+    assert "“c”" in narrate(ev.TokenSampled(0, 99), LABELS, decode=lambda ids: "c")
+    assert "复活" in narrate(ev.BlockRevived(0, 5, 123), LABELS, "zh")
+    assert "A×22, B×1" in narrate(ev.Scheduled(True, (0, 1), (22, 1)), LABELS)
+
+
+def test_every_kind_a_real_run_emits_is_narrated(lifecycle):
+    for frame in lifecycle.frames:
+        for event in frame.events:
+            assert narrate(event, lifecycle.labels, "zh", lifecycle.decode)
+
+
+def test_event_log_svg_has_one_line_per_event_and_a_cap(lifecycle):
+    events = lifecycle.events(1)
+    root = parse(render_events(events, lifecycle.labels, step=1))
+    assert len([g for g in root.iter() if "data-kind" in g.attrib]) == len(events)
+    capped = parse(render_events(events, lifecycle.labels, step=1, max_lines=5))
+    assert len([g for g in capped.iter() if "data-kind" in g.attrib]) == 5
+    assert f"… and {len(events) - 5} more" in texts(capped)
+    assert "nothing happened" in texts(parse(render_events((), {})))

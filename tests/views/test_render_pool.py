@@ -1,0 +1,102 @@
+from blockviz import Simulator
+from blockviz.i18n import t
+from blockviz.states import BlockState, classify
+from blockviz.trace.events import BlockReleased, HashRegistered
+from blockviz.views.format import full_hash
+from blockviz.views.render_pool import render_block_detail, render_pool, touched_blocks
+from blockviz.views.trace_index import TraceIndex
+
+from svgtools import parse, texts, with_attr
+
+
+def test_scenario_reaches_all_six_states(lifecycle):
+    seen = {state for frame in lifecycle.frames for state in classify(frame.snapshot)}
+    assert seen == set(BlockState)
+
+
+def test_every_block_shows_the_classifier_state_ref_count_and_queue_place(scenario):
+    for frame in scenario.frames:
+        snap = frame.snapshot
+        root = parse(render_pool(snap, frame.events, decode=scenario.decode))
+        assert root.get("data-step") == str(frame.step)
+        blocks = {int(el.get("data-block-id")): el for el in with_attr(root, "data-block-id")}
+        assert sorted(blocks) == list(range(snap.num_blocks))
+        queue = {b: i for i, b in enumerate(snap.free_block_ids)}
+        for block_id, state in enumerate(classify(snap)):
+            el = blocks[block_id]
+            assert el.get("data-state") == state.value
+            assert el.get("data-ref") == str(snap.blocks[block_id].ref_count)
+            assert el.get("data-queue") == str(queue.get(block_id, -1))
+            assert state.value in el.get("aria-label")
+            assert state.value in texts(el)  # the label is written in the cell, not only coloured
+
+
+def test_next_allocation_and_touched_blocks_are_marked(lifecycle):
+    frame = lifecycle.frames[1]
+    root = parse(render_pool(frame.snapshot, frame.events, decode=lifecycle.decode))
+    blocks = {int(el.get("data-block-id")): el for el in with_attr(root, "data-block-id")}
+    touched = touched_blocks(frame.events)
+    assert touched  # the first prefill allocates
+    for block_id, el in blocks.items():
+        dashed = any(r.get("class") == "bv-touch" for r in el.iter() if r.tag.endswith("rect"))
+        assert dashed == (block_id in touched)
+        assert (block_id in touched) == ("changed this step" in el.get("aria-label"))
+    head = frame.snapshot.free_block_ids[0]
+    assert any(s.startswith("q0 ▶ next") for s in texts(blocks[head]))
+
+
+def test_touched_blocks_include_the_block_a_duplicate_registration_shadowed(lifecycle):
+    events = [e for f in lifecycle.frames for e in f.events if isinstance(e, HashRegistered) and e.replaced_block_id >= 0]
+    assert events
+    assert events[0].replaced_block_id in touched_blocks(events[:1])
+
+
+def test_tokens_are_shown_as_text_even_while_a_block_fills(lifecycle):
+    frame = lifecycle.frames[1]
+    root = parse(render_pool(frame.snapshot, frame.events, decode=lifecycle.decode))
+    shown = texts(root)
+    assert "the␣" in shown and "cat␣" in shown
+    filling = [i for i, s in enumerate(classify(frame.snapshot)) if s == BlockState.FILLING]
+    assert filling
+    cell = next(el for el in with_attr(root, "data-block-id") if int(el.get("data-block-id")) == filling[0])
+    assert "“”" not in cell.get("aria-label")  # a filling block's tokens come from its request
+
+
+def test_compact_pool_keeps_state_data_and_labels():
+    sim = Simulator(num_blocks=300, block_size=4)
+    sim.add("x" * 40, max_tokens=2)
+    sim.run(1)
+    root = parse(render_pool(sim.snapshot(), sim.events()))
+    blocks = with_attr(root, "data-block-id")
+    assert len(blocks) == 300
+    assert [b.get("data-state") for b in blocks] == [s.value for s in classify(sim.snapshot())]
+    assert all(b.get("aria-label") for b in blocks)
+
+
+def test_legend_names_every_state_in_both_languages(lifecycle):
+    for lang in ("en", "zh"):
+        shown = " ".join(texts(parse(render_pool(lifecycle.snapshot(1), lang=lang))))
+        for state in BlockState:
+            assert t(f"state.{state.value}", lang) in shown
+
+
+def test_block_detail_shows_full_hash_parent_tokens_and_holders(lifecycle):
+    index = TraceIndex()
+    index.update(lifecycle.frames)
+    frame = lifecycle.frames[1]
+    registered = [e for e in frame.events if isinstance(e, HashRegistered) and e.index == 1]
+    event = registered[0]
+    html = render_block_detail(frame.snapshot, event.block_id, parents=index.parents, decode=lifecycle.decode)
+    block = frame.snapshot.blocks[event.block_id]
+    assert full_hash(block.hash) in html
+    assert full_hash(event.parent_hash) in html
+    assert str(list(block.token_ids)) in html
+    holder = lifecycle.labels[event.seq_id]
+    assert f"<td style=\"font-family:monospace\">{holder}</td>" in html
+
+
+def test_block_detail_of_a_released_block_has_no_holder(lifecycle):
+    frame = next(f for f in lifecycle.frames if any(isinstance(e, BlockReleased) and e.ref_count == 0 for e in f.events))
+    released = next(e for e in frame.events if isinstance(e, BlockReleased) and e.ref_count == 0)
+    html = render_block_detail(frame.snapshot, released.block_id, lang="zh")
+    assert "持有它的请求" in html

@@ -1,0 +1,122 @@
+import pytest
+
+from blockviz import Simulator
+from blockviz.states import classify
+from blockviz.views import VIEWS, show
+from blockviz.views.dashboard import Dashboard
+from blockviz.views.widgets import ChainView, MappingView, PoolView
+
+from svgtools import parse, with_attr
+
+
+def fresh() -> Simulator:
+    sim = Simulator(num_blocks=12, block_size=4)
+    sim.add("the cat sat on the mat", max_tokens=4)
+    sim.add("the cat sat on a hat", max_tokens=4)
+    return sim
+
+
+def page_states(svg: str) -> list[str]:
+    return [el.get("data-state") for el in with_attr(parse(svg), "data-block-id")]
+
+
+def press(player, cmd, **extra):
+    player._on_msg(player, {"cmd": cmd, **extra}, [])
+
+
+def test_dashboard_follows_the_cursor_and_runs_the_engine_past_the_end():
+    sim = fresh()
+    dash = Dashboard(sim)
+    assert dash.player.step == 0 and not dash.player.playing  # starts paused
+    press(dash.player, "forward")  # past the recorded end: the engine runs
+    assert sim.last_step == 1 and dash.player.step == 1
+    assert parse(dash.pool.svg).get("data-step") == "1"
+    assert page_states(dash.pool.svg) == [s.value for s in classify(sim.snapshot(1))]
+    assert parse(dash.events.svg).get("data-step") == "1"
+    press(dash.player, "back")
+    assert sim.cursor == 0 and parse(dash.pool.svg).get("data-step") == "0"
+    press(dash.player, "seek", step=999)
+    assert sim.is_finished() and sim.cursor == sim.last_step
+    assert "all requests finished" in dash.player.status
+    press(dash.player, "toggle")
+    assert not dash.player.playing  # nothing left to play
+    press(dash.player, "first")
+    press(dash.player, "toggle")
+    assert dash.player.playing
+    press(dash.player, "last")
+    assert not dash.player.playing and sim.cursor == sim.last_step
+
+
+def test_clicking_a_block_shows_its_detail_and_a_second_click_closes_it():
+    sim = fresh()
+    sim.run(2)
+    pool = PoolView(sim)
+    pool._on_msg(pool, {"block": 3}, [])
+    assert 'data-block-id="3"' in pool.detail and pool.selected == 3
+    assert any(r.get("class") == "bv-sel" for r in parse(pool.svg).iter())
+    pool._on_msg(pool, {"block": 3}, [])
+    assert pool.selected is None
+
+
+def test_hidden_tabs_do_no_work_until_shown():
+    sim = fresh()
+    dash = Dashboard(sim)
+    sim.forward()
+    assert parse(dash.mapping.svg).get("data-step") == "1"
+    assert dash.chain.svg == ""  # hidden since the start: never drawn
+    sim.forward()
+    assert bytes(dash.metrics.value) == b""
+    dash.tabs.selected_index = 1
+    assert parse(dash.chain.svg).get("data-step") == "2"
+    dash.tabs.selected_index = 2
+    assert bytes(dash.metrics.value).startswith(b"\x89PNG")
+
+
+def test_request_picker_follows_arrivals_and_drives_the_request_views():
+    sim = fresh()
+    dash = Dashboard(sim)
+    assert len(dash.picker.options) == 3  # auto + A + B
+    late = sim.add("a late one", max_tokens=2)
+    assert len(dash.picker.options) == 4
+    dash.picker.value = late.seq_id
+    assert parse(dash.mapping.svg).get("data-seq-id") == str(late.seq_id)
+
+
+def test_views_work_alone_and_only_redraw_when_their_frame_changes():
+    sim = fresh()
+    mapping, chain = MappingView(sim), ChainView(sim)
+    sim.run(2)
+    sim.seek(1)
+    assert parse(mapping.svg).get("data-step") == "1" and parse(chain.svg).get("data-view") == "chain"
+    before = mapping.svg
+    mapping.svg = "sentinel"
+    sim.seek(1)  # same frame, same options: no redraw
+    assert mapping.svg == "sentinel"
+    mapping.refresh(force=True)
+    assert mapping.svg == before
+
+
+@pytest.mark.filterwarnings("ignore:Glyph")  # Chinese figure labels without a CJK font installed
+@pytest.mark.parametrize("view", VIEWS)
+def test_show_makes_every_view(view):
+    widget = show(fresh(), view, lang="zh")
+    assert widget is not None
+
+
+def test_show_rejects_unknown_views():
+    with pytest.raises(ValueError, match="unknown view"):
+        show(fresh(), "nope")
+
+
+def test_a_loaded_trace_plays_back_and_stops_at_its_end(tmp_path):
+    from blockviz.trace.io import load_trace
+    sim = fresh()
+    sim.run()
+    sim.save(tmp_path / "trace.json")
+    trace = load_trace(tmp_path / "trace.json")
+    dash = Dashboard(trace)
+    press(dash.player, "seek", step=trace.last_step + 5)
+    assert trace.cursor == trace.last_step and "end of the recorded trace" in dash.player.status
+    press(dash.player, "forward")
+    assert trace.cursor == trace.last_step and not dash.player.playing
+    assert page_states(dash.pool.svg) == [s.value for s in classify(sim.snapshot(sim.last_step))]
