@@ -76,7 +76,9 @@ class Scheduler:
                 seq.is_prefill = False
                 self.block_manager.may_append(seq)
                 scheduled_seqs.append(seq)
-        assert scheduled_seqs
+        if not scheduled_seqs:  # nano-vllm: a bare `assert scheduled_seqs`
+            raise RuntimeError("no request can run: one has grown larger than the whole KV pool "
+                               f"({len(self.block_manager.blocks)} blocks) and cannot be admitted again")
         self.running.extendleft(reversed(scheduled_seqs))
         return scheduled_seqs, False
 

@@ -21,6 +21,7 @@ class RecordingBlockManager(BlockManager):
         self.emit = emit
         self.touched: set[int] = set()  # blocks changed since the last snapshot
         self._seq_id = -1               # the request _allocate_block is working for
+        self._deferred: list[ev.Event] | None = None  # allocate events held back, see allocate()
 
     def _allocate_block(self) -> int:
         block = self.blocks[self.free_block_ids[0]]
@@ -32,7 +33,11 @@ class RecordingBlockManager(BlockManager):
                 dropped = block.hash
         block_id = super()._allocate_block()
         self.touched.add(block_id)
-        self.emit(ev.BlockAllocated(self._seq_id, block_id, evicted, dropped))
+        event = ev.BlockAllocated(self._seq_id, block_id, evicted, dropped)
+        if self._deferred is not None:
+            self._deferred.append(event)
+        else:
+            self.emit(event)
         return block_id
 
     def can_allocate(self, seq: Sequence) -> int:
@@ -45,8 +50,12 @@ class RecordingBlockManager(BlockManager):
         return result
 
     def allocate(self, seq: Sequence, num_cached_blocks: int):
+        # allocate() takes the cache hits first, then pops new blocks; the hit events are only
+        # known afterwards, so the new blocks' events wait to keep the log in the engine's order.
         self._seq_id = seq.seq_id
+        self._deferred = []
         super().allocate(seq, num_cached_blocks)
+        deferred, self._deferred = self._deferred, None
         for block_id in seq.block_table[:num_cached_blocks]:
             block = self.blocks[block_id]
             self.touched.add(block_id)
@@ -55,6 +64,8 @@ class RecordingBlockManager(BlockManager):
                 self.emit(ev.BlockRevived(seq.seq_id, block_id, block.hash))
             else:
                 self.emit(ev.BlockShared(seq.seq_id, block_id, block.hash, block.ref_count))
+        for event in deferred:
+            self.emit(event)
 
     def deallocate(self, seq: Sequence):
         block_table = list(seq.block_table)
