@@ -1,0 +1,144 @@
+"""Reading a learner's answer: numbers, lists, yes/no, words, labels, in ASCII or Chinese punctuation.
+
+Every reader returns a plain Python value or raises AnswerError, whose `key` names a message in
+blockviz/i18n/exercises.py. Nothing here knows the right answer.
+"""
+import re
+import unicodedata
+from numbers import Integral
+
+# Full-width forms are folded by NFKC; these are the ones it leaves alone.
+_FOLD = str.maketrans({
+    "、": ",", "；": ";", "：": ":", "。": ".", "【": "[", "】": "]", "〔": "[", "〕": "]",
+    "《": " ", "》": " ", "「": " ", "」": " ", "『": " ", "』": " ", "“": " ", "”": " ", "‘": " ", "’": " ",
+    "\"": " ", "'": " ", "`": " ", "−": "-", "–": "-", "—": "-", "→": " ", "·": " ",
+})
+_BRACKETS = str.maketrans({c: " " for c in "[](){}<>"})
+_INT = re.compile(r"[+-]?\d+(?:\.0*)?")
+
+
+class AnswerError(ValueError):
+    """A malformed answer. `key` and `fmt` name the message shown to the learner."""
+
+    def __init__(self, key: str, **fmt):
+        super().__init__(key)
+        self.key = key
+        self.fmt = fmt
+
+
+def normalize(answer) -> str:
+    """Text of any accepted answer: str, int, bool or a (nested) list of them."""
+    if answer is None:
+        raise AnswerError("ex.answer.empty")
+    if isinstance(answer, bool):
+        return "yes" if answer else "no"
+    if isinstance(answer, Integral):
+        return str(int(answer))
+    if isinstance(answer, (list, tuple)):
+        return ", ".join(normalize(item) for item in answer) if answer else "none"
+    if not isinstance(answer, str):
+        raise AnswerError("ex.answer.type", type=type(answer).__name__)
+    text = unicodedata.normalize("NFKC", answer).translate(_FOLD).strip()
+    if "=" in text:  # "slot_mapping = [23, 8, 9, 10]"
+        text = text.rsplit("=", 1)[1].strip()
+    text = text.rstrip(".").strip()
+    if not text:
+        raise AnswerError("ex.answer.empty")
+    return text
+
+
+def split_items(text: str) -> list[str]:
+    """Items separated by commas, semicolons or new lines; by spaces when there are none."""
+    text = text.translate(_BRACKETS)
+    if re.search(r"[,;\n]", text):
+        items = re.split(r"[,;\n]+", text)
+    else:
+        items = text.split()
+    return [item.strip() for item in items if item.strip()]
+
+
+def to_int(token: str) -> int:
+    if not _INT.fullmatch(token):
+        raise AnswerError("ex.answer.not_number", token=token)
+    return int(float(token))
+
+
+def parse_ints(answer, count: int | None = None) -> list[int]:
+    text = normalize(answer)
+    tokens = text.translate(_BRACKETS).replace(",", " ").replace(";", " ").replace(":", " ").split()
+    if not tokens:
+        raise AnswerError("ex.answer.empty")
+    values = [to_int(token) for token in tokens]
+    if count is not None and len(values) != count:
+        raise AnswerError("ex.answer.count", expected=count, got=len(values))
+    return values
+
+
+def parse_int(answer) -> int:
+    values = parse_ints(answer)
+    if len(values) != 1:
+        raise AnswerError("ex.answer.one_number", got=len(values))
+    return values[0]
+
+
+YES = {"yes", "y", "true", "t", "1", "是", "是的", "对", "要", "需要", "会", "有"}
+NO = {"no", "n", "false", "f", "0", "否", "不", "不是", "不要", "不需要", "不会", "没有", "无"}
+
+
+def parse_yes_no(answer) -> bool:
+    word = normalize(answer).lower().strip(" !")
+    if word in YES:
+        return True
+    if word in NO:
+        return False
+    raise AnswerError("ex.answer.yes_no", token=word)
+
+
+def squash(word: str) -> str:
+    return re.sub(r"[\s_\-]+", "", word.lower())
+
+
+def parse_words(answer, vocabulary: dict[str, str], count: int | None = None) -> list[str]:
+    """Map each item through `vocabulary` (keys compared without case, spaces, '-' or '_')."""
+    table = {squash(k): v for k, v in vocabulary.items()}
+    items = split_items(normalize(answer))
+    if not items:
+        raise AnswerError("ex.answer.empty")
+    values = []
+    for item in items:
+        item = re.sub(r"^\d+\s*:\s*", "", item)  # "3: shared" names the block; the order is what counts
+        value = table.get(squash(item))
+        if value is None:
+            raise AnswerError("ex.answer.unknown_word", token=item)
+        values.append(value)
+    if count is not None and len(values) != count:
+        raise AnswerError("ex.answer.count_words", expected=count, got=len(values))
+    return values
+
+
+NONE_WORDS = {"none", "nobody", "no", "nothing", "empty", "-", "无", "没有", "都不", "都不需要", "空"}
+
+
+def parse_labels(answer, known: list[str]) -> list[str]:
+    """Request labels (A, B, ...) in the order given; 'none' for an empty list."""
+    text = normalize(answer)
+    if squash(text) in NONE_WORDS or squash(text) in ("[]", "()"):
+        return []
+    items = text.translate(_BRACKETS).replace(",", " ").replace(";", " ").replace(":", " ").split()
+    if not items:
+        raise AnswerError("ex.answer.empty")
+    labels = []
+    for token in items:
+        if squash(token) in NONE_WORDS:
+            continue
+        label = token.upper()
+        if label not in known:
+            raise AnswerError("ex.answer.unknown_label", token=token, known=", ".join(known))
+        labels.append(label)
+    return labels
+
+
+def tokens(answer) -> list[str]:
+    """Every item of an answer, brackets and separators removed."""
+    text = normalize(answer).translate(_BRACKETS).replace(",", " ").replace(";", " ").replace(":", " ")
+    return text.split()

@@ -1,0 +1,113 @@
+"""`blockviz exercise`: practise in a terminal, or export a teacher's sheet.
+
+    blockviz exercise [KIND | ID] [--seed N] [--lang en|zh]    one exercise, interactively
+    blockviz exercise --set lesson1 [--lang zh]                a lesson's practice set
+    blockviz exercise --sheet N [KIND] [--seed S] [--lang zh] [--out FILE]   N exercises + answer key
+    blockviz exercise --list                                   the kinds and the sets
+"""
+import argparse
+import random
+import sys
+from typing import Callable
+
+from blockviz.exercises.core import LANGS, Exercise, tr
+
+QUIT = {"quit", "q", "exit", "退出"}
+HINT = {"hint", "h", "?", "提示"}
+SOLUTION = {"solution", "solve", "s", "答案", "解答"}
+
+
+def practise(exercise: Exercise, lang: str, read: Callable[[str], str] = input,
+             write: Callable[[str], None] = print) -> str:
+    """Ask until the answer is right. Returns 'correct', 'solution' (shown) or 'quit'."""
+    write(exercise.prompt_in(lang))
+    write("")
+    write(tr("ex.cli.usage", lang))
+    while True:
+        try:
+            line = read("> ")
+        except (EOFError, KeyboardInterrupt):
+            write("")
+            return "quit"
+        word = line.strip().lower()
+        if word in QUIT:
+            return "quit"
+        if word in HINT:
+            write(exercise.hint(lang))
+            continue
+        if word in SOLUTION:
+            write(exercise.solution(lang))
+            return "solution"
+        result = exercise.check(line, lang)
+        write(result.message)
+        if result.correct:
+            return "correct"
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="blockviz exercise", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("kind", nargs="?", help="an exercise kind (see --list) or an id such as slot_mapping-1234")
+    p.add_argument("--seed", type=int, help="the instance to generate (default: a random one)")
+    p.add_argument("--lang", choices=LANGS, default="en")
+    p.add_argument("--set", dest="practice_set", metavar="NAME", help="a lesson's practice set (see --list)")
+    p.add_argument("--sheet", type=int, metavar="N", help="write a sheet of N exercises with an answer key")
+    p.add_argument("--out", metavar="FILE", help="where to write the sheet (default: standard output)")
+    p.add_argument("--list", action="store_true", help="list the exercise kinds and the practice sets")
+    return p
+
+
+def main(argv: list[str], read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> int:
+    from blockviz.exercises import from_id, kinds, make
+    from blockviz.exercises.sets import SETS, set_exercises
+    from blockviz.exercises.sheet import render_sheet, sheet_exercises
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    lang = args.lang
+    try:
+        if args.list:
+            for name in kinds():
+                write(f"{name:16} {tr(f'{name}.title', lang)}")
+            write("")
+            for name, practice in SETS.items():
+                write(f"--set {name:10} {tr(f'ex.set.{name}.title', lang)} ({len(practice.items)})")
+            return 0
+        if args.sheet is not None:
+            if args.sheet < 1:
+                raise ValueError("--sheet needs a count >= 1")
+            if args.practice_set:
+                exercises = set_exercises(args.practice_set, lang)[:args.sheet]
+            else:
+                seed = args.seed if args.seed is not None else random.randrange(10000)
+                exercises = sheet_exercises(args.sheet, [args.kind] if args.kind else None, seed, lang)
+            text = render_sheet(exercises, lang)
+            if args.out:
+                with open(args.out, "w", encoding="utf-8") as f:
+                    f.write(text)
+                write(args.out)
+            else:
+                write(text)
+            return 0
+        if args.practice_set:
+            exercises = set_exercises(args.practice_set, lang)
+        elif args.kind and ("-" in args.kind or ":" in args.kind) and args.seed is None:
+            exercises = [from_id(args.kind, lang)]
+        else:
+            exercises = [make(args.kind or random.choice(kinds()), args.seed, lang=lang)]
+    except (ValueError, OSError) as e:
+        print(f"blockviz exercise: {e}", file=sys.stderr)
+        return 2
+    for i, exercise in enumerate(exercises):
+        if i:
+            write("")
+            write(tr("ex.cli.next", lang))
+        if practise(exercise, lang, read, write) == "quit":
+            break
+    write(tr("ex.cli.bye", lang))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

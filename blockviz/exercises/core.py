@@ -1,0 +1,172 @@
+"""Exercise, Result and the Kind interface that every exercise kind implements.
+
+A kind is a handful of pure functions over JSON-able `params`:
+generate(rng) -> params, validate(params) -> params, solve(params) -> Solved (runs the real
+engine), prompt/hint/solution(params, solved, lang) -> str, parse(answer, params, solved) -> value,
+diagnose(params, solved, value) -> Feedback | None. The answer lives only in Solved, which is
+computed by the engine when it is first needed, never typed into a kind.
+"""
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from random import Random
+from typing import Any
+
+from blockviz.exercises.answers import AnswerError
+from blockviz.i18n.exercises import STRINGS
+
+LANGS = ("en", "zh")
+
+
+def tr(key: str, lang: str = "en", **fmt) -> str:
+    """The message `key` in `lang` (English when a translation is missing)."""
+    entry = STRINGS.get(key)
+    if entry is None:
+        return key
+    text = entry.get(lang) or entry["en"]
+    return text.format(**fmt) if fmt else text
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """A message key for one recognised wrong answer (a misconception or a partial mistake)."""
+    key: str
+    fmt: dict = field(default_factory=dict)
+    misconception: str | None = None
+
+
+def partial(key: str, wrong: list, total: int, **fmt) -> "Feedback":
+    """'k of n right, look again at ...'; without the list when nothing is right (a list of every
+    position could read like an answer)."""
+    if len(wrong) == total:
+        return Feedback("ex.check.none_right")
+    return Feedback(key, {"count": total - len(wrong), "total": total, "blocks": ", ".join(map(str, wrong)),
+                          "positions": ", ".join(map(str, wrong)), **fmt})
+
+
+@dataclass(frozen=True)
+class Result:
+    correct: bool
+    message: str
+    misconception: str | None = None  # the misconception recognised, if any
+    malformed: bool = False           # the answer could not be read
+
+    def __str__(self) -> str:
+        return self.message
+
+    def _repr_markdown_(self) -> str:
+        return self.message
+
+
+@dataclass
+class Solved:
+    """What the engine computed: the answer, plus the facts the prompt and the solution show."""
+    answer: Any
+    facts: dict
+
+
+class Kind:
+    name = ""
+    lesson = 0
+
+    def generate(self, rng: Random) -> dict:
+        raise NotImplementedError
+
+    def validate(self, params: dict) -> dict:
+        """Complete and check explicit params; raise ValueError with a clear message."""
+        return params
+
+    def solve(self, params: dict) -> Solved:
+        raise NotImplementedError
+
+    def prompt(self, params: dict, solved: Solved, lang: str) -> str:
+        raise NotImplementedError
+
+    def parse(self, answer, params: dict, solved: Solved) -> Any:
+        raise NotImplementedError
+
+    def same(self, value, solved: Solved) -> bool:
+        return value == solved.answer
+
+    def diagnose(self, params: dict, solved: Solved, value) -> Feedback | None:
+        return None
+
+    def hint(self, params: dict, solved: Solved, lang: str) -> str:
+        return tr(f"{self.name}.hint", lang)
+
+    def solution(self, params: dict, solved: Solved, lang: str) -> str:
+        raise NotImplementedError
+
+    def answer_text(self, solved: Solved, lang: str) -> str:
+        answer = solved.answer
+        if isinstance(answer, (list, tuple)):
+            return ", ".join(map(str, answer))
+        return str(answer)
+
+
+@dataclass
+class Exercise:
+    kind: Kind
+    params: dict
+    seed: int | None = None
+    lang: str = "en"
+
+    @property
+    def id(self) -> str:
+        """Short and shareable for a seeded instance ("slot_mapping-1234"); kind:JSON otherwise."""
+        if self.seed is not None:
+            return f"{self.kind.name}-{self.seed}"
+        return f"{self.kind.name}:{json.dumps(self.params, separators=(',', ':'), ensure_ascii=False)}"
+
+    @cached_property
+    def solved(self) -> Solved:
+        return self.kind.solve(self.params)
+
+    @property
+    def prompt(self) -> str:
+        return self.prompt_in(self.lang)
+
+    def prompt_in(self, lang: str) -> str:
+        title = tr(f"{self.kind.name}.title", lang)
+        body = self.kind.prompt(self.params, self.solved, lang)
+        return f"**{title}** · `{self.id if self.seed is not None else self.kind.name}`\n\n{body}"
+
+    def check(self, answer, lang: str | None = None) -> Result:
+        """Never raises: a malformed answer, or a failure inside, comes back as a message."""
+        lang = lang or self.lang
+        try:
+            value = self.kind.parse(answer, self.params, self.solved)
+        except AnswerError as e:
+            return Result(False, tr(e.key, lang, **e.fmt), malformed=True)
+        except Exception as e:  # a bug must not show a learner a traceback
+            return Result(False, tr("ex.answer.unreadable", lang, error=type(e).__name__), malformed=True)
+        try:
+            if self.kind.same(value, self.solved):
+                return Result(True, tr("ex.check.correct", lang))
+            feedback = self.kind.diagnose(self.params, self.solved, value)
+        except Exception as e:
+            return Result(False, tr("ex.answer.unreadable", lang, error=type(e).__name__), malformed=True)
+        if feedback is None:
+            return Result(False, tr("ex.check.wrong", lang))
+        message = tr(feedback.key, lang, **feedback.fmt) + " " + tr("ex.check.try_again", lang)
+        return Result(False, message, feedback.misconception)
+
+    def hint(self, lang: str | None = None) -> str:
+        return self.kind.hint(self.params, self.solved, lang or self.lang)
+
+    def solution(self, lang: str | None = None) -> str:
+        return self.kind.solution(self.params, self.solved, lang or self.lang)
+
+    def answer(self) -> Any:
+        """The engine's answer (for answer keys and tests)."""
+        return self.solved.answer
+
+    def answer_text(self, lang: str | None = None) -> str:
+        return self.kind.answer_text(self.solved, lang or self.lang)
+
+    def widget(self):
+        from blockviz.exercises.widget import ExerciseWidget
+        return ExerciseWidget(self)
+
+    def _repr_markdown_(self) -> str:
+        return self.prompt

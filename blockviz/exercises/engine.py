@@ -1,0 +1,124 @@
+"""Exercise states built with the real engine: the Simulator (Scheduler + BlockManager) runs them.
+
+A scenario is JSON-able params:
+    block_size, num_blocks, budget (max_num_batched_tokens, optional),
+    free_order (optional): block ids the free queue starts with, in order (see full_order),
+    rule (optional): the Simulator's token rule, "echo" (default: repeat the prompt) or "count",
+    setup: a list of ops, each ["add", label, prompt, max_tokens] (optionally + script, the tokens it
+    will generate) or ["step", n].
+A prompt is a string (one token per character) or a list of token ids. Requests never stop
+early: the Simulator runs without EOS, so a request finishes exactly when it reaches max_tokens.
+"""
+from dataclasses import dataclass
+
+from blockviz.engine.block_manager import BlockManager
+from blockviz.engine.sequence import Sequence
+from blockviz.sim import Simulator
+from blockviz.trace.recorder import Frame
+
+
+def full_order(first: list[int], num_blocks: int) -> list[int]:
+    """The free queue order that starts with `first`, then the other blocks in id order.
+
+    Simulator(free_order=...) arranges the pool as if earlier requests had come and gone; this is
+    how seed 004's block_table [5, 2, 7] is obtained: order [5, 2, 7, 0, 1, 3, 4, 6] and a
+    request that needs three blocks (the same as the seed004 scenario preset).
+    """
+    if len(set(first)) != len(first) or any(not isinstance(b, int) or not 0 <= b < num_blocks for b in first):
+        raise ValueError(f"free_order must list distinct block ids in 0..{num_blocks - 1}, got {first}")
+    return list(first) + [b for b in range(num_blocks) if b not in first]
+
+
+def encode(prompt) -> list[int]:
+    return [ord(c) for c in prompt] if isinstance(prompt, str) else [int(t) for t in prompt]
+
+
+@dataclass
+class Built:
+    sim: Simulator
+    frames: list[Frame]  # one per step the setup ran
+
+    @property
+    def bm(self) -> BlockManager:
+        return self.sim.scheduler.block_manager
+
+    def seq(self, label: str) -> Sequence:
+        for seq_id, name in self.sim.labels.items():
+            if name == label:
+                return self.sim.seqs[seq_id]
+        raise KeyError(label)
+
+    def label(self, seq_id: int) -> str:
+        return self.sim.labels[seq_id]
+
+    def add(self, label: str, prompt, max_tokens: int, script=None) -> Sequence:
+        return self.sim.add(encode(prompt), max_tokens=max_tokens, label=label,
+                            script=None if script is None else encode(script))
+
+    def step(self) -> Frame:
+        frame = self.sim.step()
+        self.frames.append(frame)
+        return frame
+
+    def run(self, ops: list) -> list[Frame]:
+        frames = []
+        for op in ops:
+            if op[0] == "add":
+                self.add(*op[1:])
+            elif op[0] == "step":
+                for _ in range(op[1] if len(op) > 1 else 1):
+                    frames.append(self.step())
+            else:
+                raise ValueError(f"unknown op {op!r}: use ['add', label, prompt, max_tokens(, script)] or ['step', n]")
+        return frames
+
+
+def build(params: dict) -> Built:
+    """Run a scenario's setup on a fresh Simulator."""
+    order = full_order(list(params["free_order"]), params["num_blocks"]) if params.get("free_order") else None
+    sim = Simulator(num_blocks=params["num_blocks"], block_size=params["block_size"],
+                    max_num_batched_tokens=params.get("budget", 16384), eos=-1, rule=params.get("rule", "echo"),
+                    free_order=order)
+    built = Built(sim, [])
+    built.run(params.get("setup", []))
+    return built
+
+
+def check_scenario(params: dict) -> None:
+    """Raise ValueError (with the engine's own message where it has one) if the setup cannot run."""
+    for name in ("block_size", "num_blocks"):
+        if not isinstance(params.get(name), int) or params[name] < 1:
+            raise ValueError(f"{name} must be a whole number >= 1, got {params.get(name)!r}")
+    labels = set()
+    for op in params.get("setup", []):
+        if not isinstance(op, (list, tuple)) or not op or op[0] not in ("add", "step"):
+            raise ValueError(f"each setup op is ['add', label, prompt, max_tokens] or ['step', n], got {op!r}")
+        if op[0] == "add":
+            if len(op) not in (4, 5) or op[1] in labels:
+                raise ValueError(f"bad or repeated add op {op!r}")
+            labels.add(op[1])
+    try:
+        build(params)
+    except (ValueError, RuntimeError, AssertionError, IndexError, TypeError, KeyError) as e:
+        raise ValueError(f"the scenario cannot run on the engine: {e}") from e
+
+
+# --- what the model runner computes from a block table -----------------------------------
+# The same arithmetic as ModelRunner.prepare_decode / prepare_prefill (blockviz/engine/model_runner.py),
+# without torch or a model; tests/exercises/test_slot_formula.py runs both and compares.
+
+def slot_of(block_table: list[int], block_size: int, position: int) -> int:
+    """The KV slot of one token: physical block × B + offset (prepare_decode's formula)."""
+    return block_table[position // block_size] * block_size + position % block_size
+
+
+def step_slot_mapping(block_table: list[int], block_size: int, start: int, end: int) -> list[int]:
+    """Slots of positions start..end-1 computed in one step, block by block as prepare_prefill
+    builds them: each logical block contributes a run of consecutive slots in its physical block."""
+    slots = []
+    for i in range(start // block_size, (end + block_size - 1) // block_size):
+        first = max(start, i * block_size) - i * block_size
+        last = min(end, (i + 1) * block_size) - i * block_size
+        base = block_table[i] * block_size
+        slots.extend(range(base + first, base + last))
+    return slots

@@ -1,0 +1,14 @@
+"""Every exercise kind, in lesson order."""
+from blockviz.exercises.core import Kind
+from blockviz.exercises.kinds.decode import DecodeBlock
+from blockviz.exercises.kinds.pool import NextBlock, PoolStates
+from blockviz.exercises.kinds.preempt import Preemption
+from blockviz.exercises.kinds.prefix import AdmissionCost, BlockTable, CanAllocate, HitPattern
+from blockviz.exercises.kinds.refs import RefCounts
+from blockviz.exercises.kinds.slots import Slot, SlotMapping
+from blockviz.exercises.kinds.waste import WastedSlots
+
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (
+    Slot(), SlotMapping(), RefCounts(), PoolStates(), NextBlock(), HitPattern(), CanAllocate(), BlockTable(),
+    AdmissionCost(), DecodeBlock(), WastedSlots(), Preemption(),
+)}

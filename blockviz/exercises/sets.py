@@ -1,0 +1,124 @@
+"""Practice sets, one per lesson: which exercises, in which order, with a note each.
+
+The Markdown files under exercises/en and exercises/zh are rendered from here (tests check
+they are in sync); regenerate them with
+
+    python -m blockviz.exercises.sets exercises
+"""
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from blockviz.exercises.core import LANGS, Exercise, tr
+from blockviz.exercises.kinds.refs import SEED_004 as SEED_004_REFS
+
+# Seed 004 (lesson 25): B = 4, request A holds tokens 0..9, block_table [5, 2, 7]. The block ids
+# come from the free queue: Simulator(free_order=[5, 2, 7, 0, 1, 3, 4, 6]) (engine.full_order).
+SEED_004_SLOTS = {"block_size": 4, "block_table": [5, 2, 7], "num_tokens": 10, "positions": [3, 4, 5, 6]}
+
+
+@dataclass(frozen=True)
+class Item:
+    kind: str
+    seed: int | None = None
+    params: dict = field(default_factory=dict)
+    note: str | None = None  # a key in STRINGS
+
+    def make(self, lang: str) -> Exercise:
+        from blockviz.exercises import make
+        return make(self.kind, self.seed, lang=lang, **self.params)
+
+    def code(self, exercise: Exercise) -> str:
+        if self.seed is not None and not self.params:
+            return f'exercises.from_id("{exercise.id}")'
+        args = ", ".join(f"{k}={json.dumps(v)}" for k, v in self.params.items())
+        return f'exercises.make("{self.kind}", {args})'
+
+
+@dataclass(frozen=True)
+class PracticeSet:
+    name: str
+    items: list[Item]
+
+
+SETS: dict[str, PracticeSet] = {s.name: s for s in [
+    PracticeSet("lesson1", [
+        Item("slot_mapping", params=SEED_004_SLOTS, note="ex.set.note.seed004_slots"),
+        Item("slot", params={"block_size": 4, "block_table": [5, 2, 7], "num_tokens": 10, "position": 9}),
+        Item("slot", 11), Item("slot", 12), Item("slot_mapping", 21), Item("slot_mapping", 22),
+    ]),
+    PracticeSet("lesson2", [
+        Item("ref_counts", params=SEED_004_REFS, note="ex.set.note.seed004_refs"),
+        Item("ref_counts", 3), Item("ref_counts", 4),
+        Item("pool_states", 1, note="ex.set.note.states"), Item("pool_states", 2),
+        Item("next_block", 1), Item("next_block", 2),
+    ]),
+    PracticeSet("lesson3", [
+        Item("hit_pattern", 1, note="ex.set.note.hit_pattern"), Item("hit_pattern", 2),
+        Item("can_allocate", 1), Item("can_allocate", 2),
+        Item("block_table", 1), Item("block_table", 2),
+        Item("admission_cost", 1, note="ex.set.note.cost"), Item("admission_cost", 2),
+    ]),
+    PracticeSet("lesson4", [
+        Item("decode_block", 1, note="ex.set.note.decode"), Item("decode_block", 2), Item("decode_block", 3),
+    ]),
+    PracticeSet("lesson5", [
+        Item("wasted_slots", 1), Item("wasted_slots", 2),
+        Item("can_allocate", 5), Item("preemption", 1, note="ex.set.note.preempt"), Item("preemption", 2),
+    ]),
+    PracticeSet("lesson25", [
+        Item("slot_mapping", params=SEED_004_SLOTS, note="ex.set.note.seed004_slots"),
+        Item("ref_counts", params=SEED_004_REFS, note="ex.set.note.seed004_refs"),
+    ]),
+]}
+
+
+def set_exercises(name: str, lang: str = "en") -> list[Exercise]:
+    if name not in SETS:
+        raise ValueError(f"unknown practice set {name!r}; choose one of {', '.join(SETS)}")
+    return [item.make(lang) for item in SETS[name].items]
+
+
+def render_set(name: str, lang: str) -> str:
+    practice = SETS[name]
+    parts = [f"# {tr(f'ex.set.{name}.title', lang)}", tr(f"ex.set.{name}.intro", lang),
+             tr("ex.set.how", lang, name=name, language=lang)]
+    for i, item in enumerate(practice.items, 1):
+        ex = item.make(lang)
+        part = f"## {i}\n\n"
+        if item.note:
+            part += f"> {tr(item.note, lang)}\n\n"
+        part += f"```python\n{item.code(ex)}\n```\n\n{ex.prompt_in(lang)}"
+        parts.append(part)
+    return "\n\n".join(parts) + "\n"
+
+
+def render_index(lang: str) -> str:
+    lines = [f"# {tr('ex.set.index.title', lang)}", "", tr("ex.set.index.intro", lang), ""]
+    for name, practice in SETS.items():
+        lines.append(f"- [{tr(f'ex.set.{name}.title', lang)}]({name}.md) · {len(practice.items)}")
+    return "\n".join(lines) + "\n"
+
+
+def files(root: Path) -> dict[Path, str]:
+    out = {}
+    for lang in LANGS:
+        out[root / lang / "README.md"] = render_index(lang)
+        for name in SETS:
+            out[root / lang / f"{name}.md"] = render_set(name, lang)
+    return out
+
+
+def write_all(root: Path) -> list[Path]:
+    written = []
+    for path, text in files(root).items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for path in write_all(Path(sys.argv[1] if len(sys.argv) > 1 else "exercises")):
+        print(path)

@@ -1,0 +1,22 @@
+"""A teacher's sheet: exercises to print, then an answer key with the working (Markdown)."""
+from blockviz.exercises.core import Exercise, tr
+from blockviz.exercises.kinds import KINDS
+
+
+def sheet_exercises(count: int, kinds: list[str] | None = None, seed: int = 0, lang: str = "en") -> list[Exercise]:
+    """`count` instances cycling through `kinds` (all by default), seeds seed, seed+1, ..."""
+    from blockviz.exercises import make
+    kinds = kinds or list(KINDS)
+    return [make(kinds[i % len(kinds)], seed + i, lang=lang) for i in range(count)]
+
+
+def render_sheet(exercises: list[Exercise], lang: str = "en", title: str | None = None) -> str:
+    parts = [f"# {title or tr('ex.sheet.title', lang)}", tr("ex.sheet.intro", lang)]
+    for i, ex in enumerate(exercises, 1):
+        parts.append(f"## {i}\n\n{ex.prompt_in(lang)}\n\n{tr('ex.sheet.answer_line', lang)}")
+    parts.append('<div style="page-break-before: always"></div>\n\n'
+                 f"# {tr('ex.sheet.key', lang)}")
+    for i, ex in enumerate(exercises, 1):
+        parts.append(f"## {i} · `{ex.id}`\n\n**{tr('ex.sheet.answer', lang)}:** {ex.answer_text(lang)}\n\n"
+                     f"**{tr('ex.sheet.working', lang)}:**\n\n{ex.solution(lang)}")
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,42 @@
+"""The notebook front end: prompt, answer box, Check / Hint / Show solution, feedback. Thin:
+every decision is Exercise.check / hint / solution."""
+import html
+
+import ipywidgets as w
+
+from blockviz.exercises.core import Exercise, Result, tr
+
+
+def to_html(markdown: str) -> str:
+    try:
+        from markdown_it import MarkdownIt
+    except ImportError:  # jupytext brings markdown-it-py; plain text is the fallback
+        return f"<pre>{html.escape(markdown)}</pre>"
+    return MarkdownIt("commonmark").enable("table").render(markdown)
+
+
+class ExerciseWidget(w.VBox):
+
+    def __init__(self, exercise: Exercise, lang: str | None = None):
+        lang = lang or exercise.lang
+        self.prompt = w.HTML(to_html(exercise.prompt_in(lang)))
+        self.answer = w.Text(placeholder=tr("ex.ui.placeholder", lang), layout=w.Layout(width="50%"))
+        self.check_button = w.Button(description=tr("ex.ui.check", lang), button_style="primary")
+        self.hint_button = w.Button(description=tr("ex.ui.hint", lang))
+        self.solution_button = w.Button(description=tr("ex.ui.solution", lang))
+        self.feedback = w.HTML()
+        super().__init__([self.prompt, w.HBox([self.answer, self.check_button, self.hint_button,
+                                               self.solution_button]), self.feedback])
+        self.exercise, self.lang = exercise, lang
+        self.check_button.on_click(lambda _: self.check())
+        self.hint_button.on_click(lambda _: self.show(exercise.hint(lang)))
+        self.solution_button.on_click(lambda _: self.show(exercise.solution(lang)))
+
+    def check(self) -> Result:
+        result = self.exercise.check(self.answer.value, self.lang)
+        colour = "#1a7f37" if result.correct else "#b35900"
+        self.feedback.value = f'<div style="color:{colour}">{to_html(result.message)}</div>'
+        return result
+
+    def show(self, markdown: str):
+        self.feedback.value = to_html(markdown)

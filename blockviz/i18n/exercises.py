@@ -1,0 +1,581 @@
+"""Strings of blockviz.exercises: key -> {"en": ..., "zh": ...}. Placeholders use str.format.
+
+Failure messages name the learner's mistake, never the right answer.
+"""
+
+STRINGS: dict[str, dict[str, str]] = {
+    # --- reading answers --------------------------------------------------------------------
+    "ex.answer.empty": {
+        "en": "The answer is empty. Type your answer, or 'hint' for a hint.",
+        "zh": "答案是空的。请输入答案，或输入“提示”获取提示。"},
+    "ex.answer.type": {
+        "en": "An answer must be text, a number or a list, not {type}.",
+        "zh": "答案应是文字、数字或列表，而不是 {type}。"},
+    "ex.answer.not_number": {
+        "en": "“{token}” is not a whole number. Write numbers separated by commas, e.g. 1, 2, 3.",
+        "zh": "“{token}”不是整数。请用逗号分隔整数，例如 1, 2, 3。"},
+    "ex.answer.count": {
+        "en": "Expected {expected} number(s), got {got}.",
+        "zh": "需要 {expected} 个数，你写了 {got} 个。"},
+    "ex.answer.one_number": {
+        "en": "Expected one number, got {got}.",
+        "zh": "只需要一个数，你写了 {got} 个。"},
+    "ex.answer.yes_no": {
+        "en": "Answer yes or no (got “{token}”).",
+        "zh": "请回答“是”或“否”（收到的是“{token}”）。"},
+    "ex.answer.unknown_word": {
+        "en": "“{token}” is not one of the accepted words for this exercise (see the answer format in the question).",
+        "zh": "“{token}”不是本题接受的词（见题目中的答题格式）。"},
+    "ex.answer.count_words": {
+        "en": "Expected {expected} item(s), got {got}.",
+        "zh": "需要 {expected} 项，你写了 {got} 项。"},
+    "ex.answer.unknown_label": {
+        "en": "“{token}” is not a request here; the requests are {known} (or write none).",
+        "zh": "“{token}”不是本题中的请求；请求有 {known}（或写“无”）。"},
+    "ex.answer.unreadable": {
+        "en": "This answer could not be checked ({error}). Please rephrase it in the format the question asks for.",
+        "zh": "无法核对这个答案（{error}）。请按题目要求的格式重写。"},
+    "ex.check.correct": {"en": "✓ Correct.", "zh": "✓ 正确。"},
+    "ex.check.wrong": {
+        "en": "✗ Not quite. Check each step again, or ask for a hint.",
+        "zh": "✗ 还不对。请逐步再检查一遍，或请求提示。"},
+    "ex.check.try_again": {"en": "Try again.", "zh": "再试一次。"},
+    "ex.check.none_right": {
+        "en": "None of the entries is right yet. Go through the first one step by step, or ask for a hint.",
+        "zh": "目前没有一项是对的。先一步一步算第一项，或请求提示。"},
+
+    # --- shared pictures --------------------------------------------------------------------
+    "ex.t.block": {"en": "block", "zh": "块"},
+    "ex.t.free_queue_pos": {"en": "free queue #", "zh": "空闲队列位置"},
+    "ex.t.empty": {"en": "empty", "zh": "空"},
+    "ex.t.none": {"en": "none", "zh": "无"},
+    "ex.t.free_queue": {
+        "en": "free_block_ids (head first, the next allocation pops the head): {queue}",
+        "zh": "free_block_ids（队头在前，下一次分配从队头取）：{queue}"},
+    "ex.t.map_empty": {"en": "hash_to_block_id is empty.", "zh": "hash_to_block_id 为空。"},
+    "ex.t.map_intro": {
+        "en": "hash_to_block_id (each hash names a whole prefix, shown cut into blocks):",
+        "zh": "hash_to_block_id（每个 hash 代表一整段前缀，按块切开显示）："},
+    "ex.t.unmapped_intro": {
+        "en": "Hashes that blocks still hold but that no map entry points to:",
+        "zh": "块里仍保存、但没有映射项指向它们的 hash："},
+    "ex.t.prefix": {"en": "prefix", "zh": "前缀"},
+    "ex.t.request": {"en": "request", "zh": "请求"},
+    "ex.t.status": {"en": "status", "zh": "状态"},
+    "ex.t.status.running": {"en": "running", "zh": "运行中"},
+    "ex.t.status.waiting": {"en": "waiting", "zh": "等待中"},
+    "ex.t.status.finished": {"en": "finished", "zh": "已完成"},
+    "ex.t.tokens": {"en": "tokens (by logical block)", "zh": "token（按逻辑块）"},
+    "ex.t.logical_block": {"en": "logical block", "zh": "逻辑块"},
+    "ex.t.physical_block": {"en": "physical block", "zh": "物理块"},
+    "ex.t.free_count": {"en": "Free blocks: {n}.", "zh": "空闲块数：{n}。"},
+
+    # --- narration ----------------------------------------------------------------------------
+    "ex.n.pool": {
+        "en": "Pool: {n} blocks of B = {B} slots.",
+        "zh": "块池：{n} 个块，每块 B = {B} 个槽。"},
+    "ex.n.budget": {
+        "en": "max_num_batched_tokens = {budget} (a step computes at most this many tokens).",
+        "zh": "max_num_batched_tokens = {budget}（一步最多计算这么多 token）。"},
+    "ex.n.arrives": {
+        "en": "{label} arrives: prompt {prompt} ({n} token{s}), max_tokens {max_tokens}.",
+        "zh": "{label} 到达：prompt {prompt}（{n} 个 token），max_tokens {max_tokens}。"},
+    "ex.n.step": {"en": "step {step}: {what}", "zh": "第 {step} 步：{what}"},
+    "ex.n.and": {"en": ", ", "zh": "、"},
+    "ex.n.then": {"en": "; ", "zh": "；"},
+    "ex.n.computed": {"en": "{label} ({n} token{s} computed)", "zh": "{label}（计算 {n} 个 token）"},
+    "ex.n.prefill": {"en": "prefill of {who}", "zh": "prefill：{who}"},
+    "ex.n.decode": {"en": "decode of {who}", "zh": "decode：{who}"},
+    "ex.n.finished": {"en": "{label} finishes (max_tokens reached)", "zh": "{label} 完成（达到 max_tokens）"},
+    "ex.n.preempted": {"en": "{label} is preempted", "zh": "{label} 被抢占"},
+
+    # --- kinds: titles --------------------------------------------------------------------------
+    "slot.title": {"en": "Slot of one token", "zh": "单个 token 的 slot"},
+    "slot_mapping.title": {"en": "slot_mapping of one step", "zh": "一步的 slot_mapping"},
+    "ref_counts.title": {"en": "ref_count after sharing and release", "zh": "共享与释放后的 ref_count"},
+    "pool_states.title": {"en": "Six block states", "zh": "块的六种状态"},
+    "next_block.title": {"en": "Which block the next allocation takes", "zh": "下一次分配取哪个块"},
+    "hit_pattern.title": {"en": "Hit/miss pattern of a hash chain", "zh": "hash 链的命中模式"},
+    "can_allocate.title": {"en": "What can_allocate returns", "zh": "can_allocate 的返回值"},
+    "block_table.title": {"en": "block_table after an admission", "zh": "入场后的 block_table"},
+    "admission_cost.title": {"en": "Free blocks an admission consumes", "zh": "一次入场消耗的空闲块数"},
+    "decode_block.title": {"en": "Does a decode step need a new block?", "zh": "decode 这一步要不要新块？"},
+    "wasted_slots.title": {"en": "Empty slots in allocated blocks", "zh": "已分配块里的空槽"},
+    "preemption.title": {"en": "Preemption victim and its blocks", "zh": "抢占对象及其块"},
+
+    # --- slot / slot_mapping ------------------------------------------------------------------
+    "slots.intro": {
+        "en": "Block size B = {B}. Request A holds {n} tokens (positions 0..{last}); its block_table is {table}.",
+        "zh": "块大小 B = {B}。请求 A 有 {n} 个 token（位置 0..{last}），block_table = {table}。"},
+    "slot.task": {
+        "en": "In which KV slot is the K/V of the token at position t = {t} stored? Answer with one number.",
+        "zh": "位置 t = {t} 的 token 的 K/V 存在哪个 KV slot？请写一个数。"},
+    "slot_mapping.task": {
+        "en": "This step computes positions {first}..{last} of A. Write the slot_mapping of these {count} positions, "
+              "in order, as numbers separated by commas.",
+        "zh": "本步计算 A 的位置 {first}..{last}。按顺序写出这 {count} 个位置的 slot_mapping，用逗号分隔。"},
+    "slots.hint": {
+        "en": "Split the position into logical block = ⌊t / B⌋ and offset = t mod B, look the logical block up in "
+              "block_table, then slot = physical block × B + offset.",
+        "zh": "先把位置拆成逻辑块 = ⌊t / B⌋ 和偏移 = t mod B，用逻辑块号查 block_table 得到物理块，"
+              "再算 slot = 物理块 × B + 偏移。"},
+    "slot_mapping.hint": {
+        "en": "Positions in the same logical block get consecutive slots; where a new logical block starts, the "
+              "slots jump to another physical block.",
+        "zh": "同一逻辑块里的位置得到连续的 slot；跨进新的逻辑块时，slot 会跳到另一个物理块。"},
+    "slots.mis.logical": {
+        "en": "You multiplied the logical block number by B. Look the logical block up in block_table first: "
+              "slot = physical block × B + offset.",
+        "zh": "你用逻辑块号乘了 B。应先用逻辑块号查 block_table 得到物理块：slot = 物理块 × B + 偏移。"},
+    "slots.mis.no_times_b": {
+        "en": "You added the offset to the physical block number. A block holds B slots, so multiply the "
+              "physical block by B first.",
+        "zh": "你把偏移直接加在了物理块号上。每块有 B 个槽，要先把物理块号乘以 B。"},
+    "slots.mis.position_as_offset": {
+        "en": "You added the whole position t instead of the offset inside the block (t mod B).",
+        "zh": "你加的是整个位置 t，而不是块内偏移（t mod B）。"},
+    "slots.mis.table_index": {
+        "en": "You read the wrong entry of block_table: the logical block is ⌊t / B⌋, counted from 0.",
+        "zh": "你查错了 block_table 的项：逻辑块号是 ⌊t / B⌋，从 0 开始数。"},
+    "slots.mis.off_by_one": {
+        "en": "Off by one: the offset inside a block is t mod B, counted from 0.",
+        "zh": "差了一：块内偏移是 t mod B，从 0 开始数。"},
+    "slot_mapping.mis.contiguous": {
+        "en": "You continued counting slots across a block boundary. Slots are consecutive only inside one "
+              "physical block; where positions enter a new logical block, look up its physical block.",
+        "zh": "你在块边界处继续往下数 slot。slot 只在同一物理块内连续；位置进入新的逻辑块时，要重新查它的物理块。"},
+    "slot_mapping.partial": {
+        "en": "{count} of {total} slots are right. Look again at position(s) {positions}.",
+        "zh": "{total} 个 slot 里对了 {count} 个。请再看位置 {positions}。"},
+    "slot.solution": {
+        "en": "t = {t}: logical block = ⌊{t} / {B}⌋ = {lb}, offset = {t} mod {B} = {off}; block_table[{lb}] = {phys}; "
+              "slot = {phys} × {B} + {off} = **{slot}**.",
+        "zh": "t = {t}：逻辑块 = ⌊{t} / {B}⌋ = {lb}，偏移 = {t} mod {B} = {off}；block_table[{lb}] = {phys}；"
+              "slot = {phys} × {B} + {off} = **{slot}**。"},
+    "slot_mapping.solution_header": {
+        "en": "| position t | logical block | offset | physical block | slot |",
+        "zh": "| 位置 t | 逻辑块 | 偏移 | 物理块 | slot |"},
+    "slot_mapping.solution": {
+        "en": "slot_mapping = **{answer}**. It is not contiguous because consecutive logical blocks live in "
+              "physical blocks that are not neighbours.",
+        "zh": "slot_mapping = **{answer}**。它不连续，是因为相邻的逻辑块落在并不相邻的物理块里。"},
+
+    # --- prefix cache -------------------------------------------------------------------------
+    "ex.prefix.new_request": {
+        "en": "A new request R arrives: prompt {prompt} ({n} tokens, {blocks} logical blocks). It is the only "
+              "request waiting, so the next step tries to admit it.",
+        "zh": "新请求 R 到达：prompt {prompt}（{n} 个 token，{blocks} 个逻辑块）。它是唯一在等待的请求，"
+              "下一步会尝试让它入场。"},
+    "hit_pattern.task": {
+        "en": "For each logical block of R, in order, write what can_allocate finds: U (hit on a used block), "
+              "F (hit on a block in the free queue), M (miss: looked up, not found) or - (never looked up).",
+        "zh": "按顺序为 R 的每个逻辑块写出 can_allocate 的结果：U（命中正在使用的块）、F（命中空闲队列里的块）、"
+              "M（未命中：查了但没找到）或 -（根本不查）。"},
+    "can_allocate.task": {
+        "en": "What does block_manager.can_allocate(R) return? (The number of cached prefix blocks, or -1.)",
+        "zh": "block_manager.can_allocate(R) 返回什么？（命中的前缀块数，或 -1。）"},
+    "block_table.task": {
+        "en": "The step admits R. Write R's block_table after allocate, as block ids separated by commas.",
+        "zh": "这一步让 R 入场。写出 allocate 之后 R 的 block_table，用逗号分隔块号。"},
+    "admission_cost.task": {
+        "en": "The step admits R. How many blocks does the admission take out of the free queue?",
+        "zh": "这一步让 R 入场。这次入场从空闲队列里取走多少个块？"},
+    "hit_pattern.hint": {
+        "en": "Walk R's blocks in order and compare each prefix with the map's prefixes. Stop at the first miss; "
+              "the last block is never looked up. For each hit, check whether its block is in the free queue.",
+        "zh": "按顺序走 R 的块，把每段前缀与映射表里的前缀对比。遇到第一个 miss 就停；最后一块从不查。"
+              "每个命中再看它的块是否在空闲队列里。"},
+    "can_allocate.hint": {
+        "en": "First find the hits (a prefix, stopping at the first miss, never the last block). Then count the "
+              "free blocks needed: every logical block except hits on used blocks. Compare with the free queue.",
+        "zh": "先找出命中（连续前缀，遇到第一个 miss 停，最后一块不算）。再数需要的空闲块：除命中“使用中”块之外的"
+              "每个逻辑块都要一个。与空闲队列长度比较。"},
+    "block_table.hint": {
+        "en": "Hits keep the block the map points to. A hit on a free block takes that block out of the free queue "
+              "first; then each remaining logical block pops the head of what is left.",
+        "zh": "命中的逻辑块直接用映射指向的块。命中空闲块会先把它从空闲队列中移除；其余逻辑块依次从剩下的队头取块。"},
+    "admission_cost.hint": {
+        "en": "A hit on a used block only adds a reference. A hit on a free block still leaves the free queue. "
+              "Every other block is a fresh allocation.",
+        "zh": "命中使用中的块只是加一个引用；命中空闲块仍要从空闲队列里拿出来；其余每块都是新分配。"},
+    "ex.prefix.walk.used": {
+        "en": "hit: {hash} → block {block}, in use → shared (ref_count + 1, no free block)",
+        "zh": "命中：{hash} → 块 {block}，正在使用 → 共享（ref_count + 1，不占空闲块）"},
+    "ex.prefix.walk.free": {
+        "en": "hit: {hash} → block {block}, in the free queue → revived (leaves the free queue)",
+        "zh": "命中：{hash} → 块 {block}，在空闲队列中 → 复活（离开空闲队列）"},
+    "ex.prefix.walk.miss": {"en": "miss: this prefix is not in the map; the walk stops",
+                         "zh": "未命中：映射中没有这段前缀；停止查找"},
+    "ex.prefix.walk.last": {"en": "last block: never looked up", "zh": "最后一块：从不查找"},
+    "ex.prefix.walk.skip": {"en": "after the first miss: not looked up", "zh": "在第一个 miss 之后：不再查找"},
+    "ex.prefix.mis.last_block": {
+        "en": "You counted the request's last block as a hit. can_allocate walks range(num_blocks - 1): the last "
+              "block is never looked up, even when it is full, because its last token must be computed again.",
+        "zh": "你把请求的最后一块算成了命中。can_allocate 只遍历 range(num_blocks - 1)：最后一块即使填满也不查，"
+              "因为要重新计算它的最后一个 token。"},
+    "ex.prefix.mis.hit_after_miss": {
+        "en": "Hits must form a prefix: can_allocate stops at the first miss and looks nothing up after it.",
+        "zh": "命中必须是连续前缀：can_allocate 在第一个 miss 处停止，之后什么都不查。"},
+    "ex.prefix.mis.free_hit_costs_nothing": {
+        "en": "You treated a hit on a free block as costing nothing. Only a hit on a used block is free of "
+              "charge; a revived block still leaves the free queue, so it still counts.",
+        "zh": "你把命中空闲块当成了不占空闲块。只有命中使用中的块才不消耗空闲块；被复活的块仍要离开空闲队列，"
+              "所以仍然要算。"},
+    "hit_pattern.mis.used_free": {
+        "en": "Hit or miss is right, but used vs free is not for logical block(s) {blocks}: check whether the "
+              "block the map points to is in the free queue.",
+        "zh": "命中与否都对了，但逻辑块 {blocks} 的“使用中/空闲”判断不对：看映射指向的块是否在空闲队列中。"},
+    "hit_pattern.mis.miss_skip": {
+        "en": "Check M against - for logical block(s) {blocks}: the first miss is looked up (M); blocks after it "
+              "and the last block are never looked up (-).",
+        "zh": "请检查逻辑块 {blocks} 的 M 和 -：第一个 miss 是查过的（M）；它之后的块和最后一块都不查（-）。"},
+    "hit_pattern.partial": {
+        "en": "{count} of {total} right. Look again at logical block(s) {blocks}.",
+        "zh": "{total} 项里对了 {count} 项。请再看逻辑块 {blocks}。"},
+    "hit_pattern.solution": {"en": "Pattern: **{answer}**.", "zh": "模式：**{answer}**。"},
+    "can_allocate.mis.not_enough": {
+        "en": "Count the free blocks R needs (every logical block except hits on used blocks) and compare with "
+              "the free queue: can_allocate returns -1 when there are too few.",
+        "zh": "数一数 R 需要的空闲块（除命中使用中块以外的每个逻辑块），与空闲队列比较：不够时 can_allocate 返回 -1。"},
+    "can_allocate.mis.enough": {
+        "en": "There are enough free blocks: count again which logical blocks need one (hits on used blocks do not).",
+        "zh": "空闲块是够的：再数一次哪些逻辑块需要空闲块（命中使用中块的不需要）。"},
+    "can_allocate.mis.returns_need": {
+        "en": "can_allocate returns the number of cached prefix blocks (or -1), not the number of blocks to allocate.",
+        "zh": "can_allocate 返回的是命中的前缀块数（或 -1），不是要分配的块数。"},
+    "can_allocate.solution": {
+        "en": "{hits} prefix block(s) hit, {used} of them on used blocks. R has {blocks} logical blocks, so it needs "
+              "{blocks} - {used} = {need} free block(s); the free queue holds {free}. can_allocate returns **{answer}**.",
+        "zh": "命中 {hits} 个前缀块，其中 {used} 个命中使用中块。R 有 {blocks} 个逻辑块，需要 {blocks} - {used} = {need} "
+              "个空闲块；空闲队列有 {free} 个。can_allocate 返回 **{answer}**。"},
+    "block_table.mis.ignored_hits": {
+        "en": "You allocated every block fresh. The prefix hits keep the blocks the map points to.",
+        "zh": "你把每块都当成新分配。命中的前缀块应直接使用映射指向的块。"},
+    "block_table.mis.from_tail": {
+        "en": "New blocks come from the head of the free queue (popleft), not the tail.",
+        "zh": "新块从空闲队列的队头取（popleft），不是队尾。"},
+    "block_table.mis.revived": {
+        "en": "A revived block leaves the free queue before the new blocks are popped, so a new allocation never "
+              "takes it again.",
+        "zh": "被复活的块在分配新块之前就已离开空闲队列，新分配不会再取到它。"},
+    "block_table.mis.duplicate": {
+        "en": "A block id appears twice: one request never holds the same block twice.",
+        "zh": "同一个块号出现了两次：一个请求不会两次持有同一个块。"},
+    "block_table.partial": {
+        "en": "{count} of {total} entries are right. Look again at logical block(s) {blocks}.",
+        "zh": "{total} 项里对了 {count} 项。请再看逻辑块 {blocks}。"},
+    "block_table.solution": {
+        "en": "Free queue after the revived blocks leave it: {queue}. block_table = **{answer}**.",
+        "zh": "复活块离开后的空闲队列：{queue}。block_table = **{answer}**。"},
+    "admission_cost.mis.used_hit_costs": {
+        "en": "A hit on a used block is shared: it only gets one more reference and takes nothing from the free queue.",
+        "zh": "命中使用中的块是共享：只是多一个引用，不从空闲队列拿块。"},
+    "admission_cost.solution": {
+        "en": "{used} hit(s) on used blocks cost nothing, {revived} revived block(s) cost one each, {new} new "
+              "allocation(s) cost one each: **{answer}**.",
+        "zh": "{used} 个命中使用中块不消耗，{revived} 个复活块各消耗一个，{new} 个新分配各消耗一个：**{answer}**。"},
+
+    # --- ref_counts -----------------------------------------------------------------------------
+    "ref_counts.then": {"en": "Then:", "zh": "接下来："},
+    "ref_counts.task": {
+        "en": "After these steps, what is the ref_count of block(s) {blocks}? Write the numbers in that order.",
+        "zh": "这些步骤之后，块 {blocks} 的 ref_count 各是多少？按这个顺序写出。"},
+    "ref_counts.hint": {
+        "en": "A hit on a used block adds 1; a hit on a free block sets it to 1; a fresh allocation sets it to 1; "
+              "a release subtracts 1, and only at 0 does the block join the free queue. The last block is never a hit.",
+        "zh": "命中使用中块 +1；命中空闲块置为 1；新分配置为 1；释放 -1，只有减到 0 才进入空闲队列。最后一块从不命中。"},
+    "ref_counts.mis.no_share": {
+        "en": "A hit on a used block is shared: its ref_count goes up by one for the new request.",
+        "zh": "命中使用中的块是共享：新请求让它的 ref_count 加一。"},
+    "ref_counts.mis.free_is_miss": {
+        "en": "A block in the free queue can still be hit: its content is kept, and a hit revives it with ref_count 1.",
+        "zh": "空闲队列里的块仍可能命中：内容还在，命中后被复活，ref_count 变为 1。"},
+    "ref_counts.mis.release_to_zero": {
+        "en": "Releasing a request only subtracts one reference per block; a block another request still holds "
+              "keeps a positive ref_count.",
+        "zh": "释放请求只是每块减一个引用；仍被其他请求持有的块 ref_count 仍大于 0。"},
+    "ref_counts.mis.free_plus_one": {
+        "en": "A revived free block had no owner (ref_count 0): allocate sets it to 1, it is not shared with the "
+              "request that finished.",
+        "zh": "被复活的空闲块原本没有持有者（ref_count 0）：allocate 把它置为 1，并不与已完成的请求共享。"},
+    "ref_counts.mis.negative": {"en": "A ref_count is never negative.", "zh": "ref_count 不会是负数。"},
+    "ref_counts.partial": {
+        "en": "{count} of {total} right. Look again at block(s) {blocks}.",
+        "zh": "{total} 个里对了 {count} 个。请再看块 {blocks}。"},
+    "ref_counts.why.share": {"en": "{label} shares it: +1", "zh": "{label} 共享：+1"},
+    "ref_counts.why.revive": {"en": "{label} revives it: 1", "zh": "{label} 复活它：1"},
+    "ref_counts.why.allocate": {"en": "{label} gets it fresh: 1", "zh": "{label} 新分配到它：1"},
+    "ref_counts.why.release": {"en": "{label} releases it: -1", "zh": "{label} 释放：-1"},
+    "ref_counts.solution": {"en": "ref_counts: **{answer}**.", "zh": "ref_count：**{answer}**。"},
+
+    # --- pool states / next block -------------------------------------------------------------
+    "pool_states.task": {
+        "en": "Classify block(s) {blocks}, in that order, as one of {names}.",
+        "zh": "按顺序把块 {blocks} 归入以下状态之一：{names}（也可写中文：空闲、可复用缓存、失效空闲、填充中、已缓存、共享）。"},
+    "pool_states.hint": {
+        "en": "In the free queue: hash -1 → free; the map points to it → cached-free; the map points elsewhere → "
+              "stale-free. Not in the queue: ref_count ≥ 2 → shared; hash -1 → filling; otherwise cached.",
+        "zh": "在空闲队列中：hash 为 -1 → 空闲；映射指向它 → 可复用缓存；映射指向别处 → 失效空闲。"
+              "不在队列中：ref_count ≥ 2 → 共享；hash 为 -1 → 填充中；否则 → 已缓存。"},
+    "pool_states.mis.map_points": {
+        "en": "Block {block}: a free block with a hash is reusable only if hash_to_block_id still points to it.",
+        "zh": "块 {block}：带 hash 的空闲块，只有 hash_to_block_id 仍指向它时才可复用。"},
+    "pool_states.mis.free_keeps_hash": {
+        "en": "Block {block}: freeing keeps the hash and tokens; look at its hash and at the map.",
+        "zh": "块 {block}：释放不会清掉 hash 和 token；看它的 hash 和映射表。"},
+    "pool_states.mis.hash_means_full": {
+        "en": "Block {block}: a block gets a hash only when it is full and computed (hash_blocks).",
+        "zh": "块 {block}：只有填满并计算完成的块才会登记 hash（hash_blocks）。"},
+    "pool_states.mis.ref_count": {
+        "en": "Block {block}: look at its ref_count — how many block tables hold it?",
+        "zh": "块 {block}：看它的 ref_count——有几个 block_table 持有它？"},
+    "pool_states.mis.in_queue": {
+        "en": "Block {block}: check whether it is in the free queue.",
+        "zh": "块 {block}：先看它在不在空闲队列里。"},
+    "pool_states.partial": {
+        "en": "{count} of {total} right. Look again at block(s) {blocks}.",
+        "zh": "{total} 个里对了 {count} 个。请再看块 {blocks}。"},
+    "pool_states.why.queue": {"en": "in the free queue", "zh": "在空闲队列中"},
+    "pool_states.why.used": {"en": "in use", "zh": "使用中"},
+    "pool_states.why.facts": {
+        "en": "{where}, ref_count {ref}, hash {hash}, map[hash] → {map}",
+        "zh": "{where}，ref_count {ref}，hash {hash}，map[hash] → {map}"},
+    "pool_states.solution": {
+        "en": "The state is derived, never stored: free-queue membership, hash, where the map points, ref_count.",
+        "zh": "状态是推导出来的，从不存储：是否在空闲队列、hash、映射指向哪里、ref_count。"},
+    "next_block.task": {
+        "en": "The step admits R. Its first fresh allocation (_allocate_block) takes which block, and which hash "
+              "does that call remove from hash_to_block_id? Answer as `block, hash label` (write `none` for the hash if it removes none).",
+        "zh": "这一步让 R 入场。它的第一次新分配（_allocate_block）取哪个块？这次调用从 hash_to_block_id 删除哪个 "
+              "hash？按 `块号, hash 标签` 的格式回答（若不删除，hash 处写“无”）。"},
+    "next_block.hint": {
+        "en": "Revived hits leave the free queue first; then _allocate_block pops the head. It deletes the block's "
+              "hash from the map only if the map still points to this block.",
+        "zh": "命中的空闲块先离开空闲队列；然后 _allocate_block 从队头取块。只有映射仍指向这个块时，才删除它的 hash。"},
+    "next_block.format": {
+        "en": "Write a block id and then a hash label from the tables (h1, h2, …) or none.",
+        "zh": "请先写一个块号，再写表中的 hash 标签（h1、h2、…）或“无”。"},
+    "next_block.mis.tail": {
+        "en": "_allocate_block pops the head of the free queue (popleft); released blocks join the tail.",
+        "zh": "_allocate_block 从空闲队列队头取块（popleft）；释放的块排到队尾。"},
+    "next_block.mis.revived": {
+        "en": "That block is a hit: allocate revives it (removes it from the free queue) before any fresh "
+              "allocation, so _allocate_block does not take it.",
+        "zh": "那个块是命中：allocate 在新分配之前就把它复活（移出空闲队列），所以 _allocate_block 不会取它。"},
+    "next_block.mis.stale": {
+        "en": "The block still holds that hash, but the map points to another block: _allocate_block deletes the "
+              "entry only when it still points here, so nothing is evicted.",
+        "zh": "这个块虽然还保存着那个 hash，但映射指向别的块：_allocate_block 只在映射仍指向它时才删除，所以什么都不淘汰。"},
+    "next_block.mis.cached_kept": {
+        "en": "The map still points to this block, so reusing it evicts its content: _allocate_block deletes the "
+              "entry before reset().",
+        "zh": "映射仍指向这个块，所以重用它就会淘汰旧内容：_allocate_block 在 reset() 之前删除该映射项。"},
+    "next_block.wrong_block": {
+        "en": "Not that block. Which block is at the head of the free queue once any revived hits have left it?",
+        "zh": "不是这个块。复活的命中块离开之后，空闲队列的队头是哪个块？"},
+    "next_block.wrong_hash": {
+        "en": "The block is right; look again at its hash and where the map points.",
+        "zh": "块对了；再看看它的 hash 以及映射指向哪里。"},
+    "next_block.solution": {
+        "en": "_allocate_block pops block {block} (hash {hash}, map[hash] → {map}). Answer: **{answer}**.",
+        "zh": "_allocate_block 取出块 {block}（hash {hash}，map[hash] → {map}）。答案：**{answer}**。"},
+
+    # --- decode -----------------------------------------------------------------------------------
+    "decode_block.task": {
+        "en": "The next step decodes every running request. Which of them get a new block from may_append? Write "
+              "their labels, or none.",
+        "zh": "下一步对所有运行中的请求做 decode。哪些请求会从 may_append 得到新块？写出它们的名字，或写“无”。"},
+    "decode_block.hint": {
+        "en": "len(seq) counts the token sampled last step, whose K/V this step writes at position len(seq) - 1. "
+              "It needs a new block exactly when that position starts a block.",
+        "zh": "len(seq) 包含上一步刚采样的 token，本步把它的 K/V 写在位置 len(seq) - 1。"
+              "只有这个位置恰好是某块的第一个位置时才需要新块。"},
+    "decode_block.mis.mod_zero": {
+        "en": "You used len(seq) % B == 0. The token computed now sits at position len(seq) - 1, which starts a new "
+              "block when len(seq) % B == 1 — that is the test in can_append and may_append.",
+        "zh": "你用的是 len(seq) % B == 0。本步计算的 token 在位置 len(seq) - 1，当 len(seq) % B == 1 时它才是新块的"
+              "第一个位置——这正是 can_append 和 may_append 的判断。"},
+    "decode_block.partial": {
+        "en": "{count} of {total} requests are classified right. Check each one's len(seq) against the rule again.",
+        "zh": "{total} 个请求里判断对了 {count} 个。请用规则逐个再核对 len(seq)。"},
+    "decode_block.line.yes": {
+        "en": "{label}: len(seq) = {n}, {n} mod {B} = {r} → new block",
+        "zh": "{label}：len(seq) = {n}，{n} mod {B} = {r} → 需要新块"},
+    "decode_block.line.no": {
+        "en": "{label}: len(seq) = {n}, {n} mod {B} = {r} → fits in its last block",
+        "zh": "{label}：len(seq) = {n}，{n} mod {B} = {r} → 放得进最后一块"},
+    "decode_block.solution": {"en": "New blocks: **{answer}**.", "zh": "得到新块的请求：**{answer}**。"},
+
+    # --- wasted slots ------------------------------------------------------------------------------
+    "wasted_slots.task": {
+        "en": "After these steps, how many slots in the blocks these requests hold contain no K/V yet? Count each "
+              "physical block once.",
+        "zh": "这些步骤之后，这些请求持有的块里有多少个槽还没有 K/V？每个物理块只算一次。"},
+    "wasted_slots.hint": {
+        "en": "A slot holds K/V once its token has been computed. The token sampled in the last step is not "
+              "computed yet, and nano-vllm allocates blocks for the whole prompt at admission, even when a chunk "
+              "computes only part of it.",
+        "zh": "token 被计算后它的槽才有 K/V。上一步刚采样的 token 还没被计算；nano-vllm 入场时就为整个 prompt "
+              "分配块，即使这一块 chunk 只计算了一部分。"},
+    "wasted_slots.mis.sampled_token_stored": {
+        "en": "You counted every token in len(seq) as stored. The token sampled in the last step gets its K/V only "
+              "when the next step computes it.",
+        "zh": "你把 len(seq) 里的每个 token 都算作已存储。上一步刚采样的 token 要等下一步计算时才写入 K/V。"},
+    "wasted_slots.mis.reserved_blocks_ignored": {
+        "en": "nano-vllm allocates the blocks for the whole prompt when it admits a request; the blocks reserved "
+              "for later chunks are allocated and still empty.",
+        "zh": "nano-vllm 在请求入场时就为整个 prompt 分配块；为后续 chunk 预留的块已经分配但仍是空的。"},
+    "wasted_slots.mis.full_block_wastes": {
+        "en": "A full last block has no empty slot: the waste of a block is B minus its filled slots, between 0 "
+              "and B - 1 for a request's last block.",
+        "zh": "填满的最后一块没有空槽：一块的浪费是 B 减去已填的槽数，请求最后一块的浪费在 0 到 B - 1 之间。"},
+    "wasted_slots.mis.free_blocks_counted": {
+        "en": "Free blocks are not held by any request; count only the blocks in block tables.",
+        "zh": "空闲块不属于任何请求；只数 block_table 里的块。"},
+    "wasted_slots.line": {
+        "en": "{label}: {blocks} block(s) × {B} = {slots} slots, {computed} computed token(s) (len(seq) = {n})",
+        "zh": "{label}：{blocks} 块 × {B} = {slots} 个槽，已计算 {computed} 个 token（len(seq) = {n}）"},
+    "wasted_slots.solution": {
+        "en": "Empty slots: **{answer}**.",
+        "zh": "空槽数：**{answer}**。"},
+
+    # --- preemption ----------------------------------------------------------------------------------
+    "preemption.running": {"en": "Running queue (head first): {queue}.", "zh": "running 队列（队头在前）：{queue}。"},
+    "preemption.task": {
+        "en": "The next step decodes. Which request(s) does the scheduler preempt, and which blocks join the free "
+              "queue because of it, in the order they join? Answer as `label: block, block, …` (or `label: none`).",
+        "zh": "下一步是 decode。调度器抢占哪个（些）请求？因此进入空闲队列的是哪些块、按进入顺序？"
+              "按 `名字: 块号, 块号, …` 的格式回答（或 `名字: 无`）。"},
+    "preemption.hint": {
+        "en": "schedule() takes running requests from the head; when one cannot append (it needs a block and none "
+              "is free), it preempts running.pop() — the tail. deallocate walks the victim's block_table backwards "
+              "and only blocks that reach ref_count 0 join the free queue.",
+        "zh": "schedule() 从 running 队头取请求；某个请求无法 append（需要新块但没有空闲块）时，抢占 running.pop()——"
+              "队尾。deallocate 倒序遍历被抢占者的 block_table，只有 ref_count 减到 0 的块才进入空闲队列。"},
+    "preemption.no_victim": {
+        "en": "Name the preempted request first (one of {known}), then the blocks.",
+        "zh": "请先写被抢占的请求（{known} 之一），再写块号。"},
+    "preemption.mis.needy": {
+        "en": "The request that needs a block is not the one preempted: the scheduler preempts the tail of the "
+              "running queue (running.pop()), the most recently admitted.",
+        "zh": "需要新块的请求并不是被抢占的那个：调度器抢占 running 队列的队尾（running.pop()），即最近入场的。"},
+    "preemption.wrong_victim": {
+        "en": "Not the right victim. Walk schedule()'s decode loop: who is popped when a request cannot append?",
+        "zh": "被抢占者不对。按 schedule() 的 decode 循环走一遍：请求无法 append 时弹出的是谁？"},
+    "preemption.mis.table_order": {
+        "en": "deallocate walks the block_table backwards (reversed), so the last block joins the free queue first.",
+        "zh": "deallocate 倒序（reversed）遍历 block_table，所以最后一块最先进入空闲队列。"},
+    "preemption.mis.shared": {
+        "en": "A shared block only loses one reference and stays with its other owner; only blocks that reach "
+              "ref_count 0 join the free queue.",
+        "zh": "共享块只是少一个引用，仍属于另一个持有者；只有 ref_count 减到 0 的块才进入空闲队列。"},
+    "preemption.wrong_blocks": {
+        "en": "The victim is right; look again at which of its blocks join the free queue, and in what order.",
+        "zh": "被抢占者对了；再看看它的哪些块、按什么顺序进入空闲队列。"},
+    "preemption.solution.why": {
+        "en": "Running queue: {queue}. A request that cannot append makes the scheduler preempt the tail.",
+        "zh": "running 队列：{queue}。某个请求无法 append 时，调度器抢占队尾。"},
+    "preemption.solution.victim": {
+        "en": "{label}: block_table {table}, released in the order {reversed}; blocks still held by another request stay.",
+        "zh": "{label}：block_table {table}，按 {reversed} 的顺序释放；仍被其他请求持有的块留下。"},
+    "preemption.solution": {
+        "en": "Answer: **{answer}**. The freed blocks keep their hash and tokens (full ones stay hittable), the "
+              "victim goes back to the head of waiting with its tokens, and when it is admitted again it re-hits "
+              "whatever of its own blocks has not been evicted; the rest is recomputed.",
+        "zh": "答案：**{answer}**。释放的块保留 hash 和 token（完整块仍可命中）；被抢占者带着它的 token 回到 waiting "
+              "队头，再次入场时会重新命中自己尚未被淘汰的块，其余部分重新计算。"},
+
+    # --- front ends ----------------------------------------------------------------------------------
+    "ex.ui.check": {"en": "Check", "zh": "核对"},
+    "ex.ui.hint": {"en": "Hint", "zh": "提示"},
+    "ex.ui.solution": {"en": "Show solution", "zh": "显示解答"},
+    "ex.ui.placeholder": {"en": "your answer", "zh": "你的答案"},
+    "ex.cli.usage": {
+        "en": "Type your answer, or: hint, solution, quit.",
+        "zh": "输入答案，或输入：提示、答案、退出（也可用 hint、solution、quit）。"},
+    "ex.cli.bye": {"en": "Bye.", "zh": "再见。"},
+    "ex.cli.next": {"en": "Next exercise:", "zh": "下一题："},
+    "ex.sheet.title": {"en": "blockviz exercise sheet", "zh": "blockviz 练习单"},
+    "ex.sheet.intro": {
+        "en": "Compute by hand first. Each exercise has an id; `blockviz exercise ID` opens it with checking and hints.",
+        "zh": "先手算。每道题都有编号；`blockviz exercise 编号` 可打开它并自动核对、给提示。"},
+    "ex.sheet.answer_line": {"en": "Your answer: ______________________", "zh": "你的答案：______________________"},
+    "ex.sheet.key": {"en": "Answer key", "zh": "答案"},
+    "ex.sheet.answer": {"en": "Answer", "zh": "答案"},
+    "ex.sheet.working": {"en": "Working", "zh": "推导"},
+
+    # --- practice sets ---------------------------------------------------------------------------
+    "ex.set.how": {
+        "en": "Compute each answer by hand first, then check it: in a terminal `blockviz exercise --set {name} "
+              "--lang {language}`, or in a notebook `from blockviz import exercises` and `exercises.from_id(...).widget()` "
+              "(or the `exercises.make(...)` line shown). Ask for a hint before the solution.",
+        "zh": "先手算每道题，再核对：终端里运行 `blockviz exercise --set {name} --lang {language}`，或在 notebook 中 "
+              "`from blockviz import exercises` 后用 `exercises.from_id(...).widget()`（或题目给出的 "
+              "`exercises.make(...)`）。先要提示，再看解答。"},
+    "ex.set.index.title": {"en": "Practice sets", "zh": "练习集"},
+    "ex.set.index.intro": {
+        "en": "One set per lesson. Every answer is computed by blockviz's engine when you check it.",
+        "zh": "每课一套练习。每个答案都在核对时由 blockviz 的引擎计算。"},
+    "ex.set.lesson1.title": {"en": "Lesson 1 · From logical token to physical slot",
+                             "zh": "第 1 课 · 从逻辑 token 到物理槽"},
+    "ex.set.lesson1.intro": {
+        "en": "slot = block_table[⌊t / B⌋] × B + t mod B, one token at a time and for the positions of one step.",
+        "zh": "slot = block_table[⌊t / B⌋] × B + t mod B，先算单个 token，再算一步里的一段位置。"},
+    "ex.set.lesson2.title": {"en": "Lesson 2 · Block lifecycle: six states, ref_count, free keeps content",
+                             "zh": "第 2 课 · 块的生命周期：六种状态、ref_count、释放后内容仍在"},
+    "ex.set.lesson2.intro": {
+        "en": "Sharing and releasing change ref_count; a freed block keeps its hash until it is allocated again.",
+        "zh": "共享和释放会改变 ref_count；被释放的块在再次分配之前一直保留 hash。"},
+    "ex.set.lesson3.title": {"en": "Lesson 3 · Prefix identity: chained hashes, first miss, last block",
+                             "zh": "第 3 课 · 前缀身份：链式 hash、第一个 miss、最后一块"},
+    "ex.set.lesson3.intro": {
+        "en": "can_allocate walks a request's chained hashes, stops at the first miss and never looks up the last "
+              "block; a hit on a used block is shared, a hit on a free block is revived.",
+        "zh": "can_allocate 沿请求的链式 hash 查找，遇到第一个 miss 就停，从不查最后一块；命中使用中的块是共享，"
+              "命中空闲块是复活。"},
+    "ex.set.lesson4.title": {"en": "Lesson 4 · Decode: when does a request need a new block?",
+                             "zh": "第 4 课 · decode：请求什么时候需要新块？"},
+    "ex.set.lesson4.intro": {
+        "en": "can_append and may_append test len(seq) % B == 1.",
+        "zh": "can_append 和 may_append 的判断是 len(seq) % B == 1。"},
+    "ex.set.lesson5.title": {"en": "Lesson 5 · Under pressure: chunked prefill, capacity, preemption",
+                             "zh": "第 5 课 · 压力之下：分块 prefill、容量与抢占"},
+    "ex.set.lesson5.intro": {
+        "en": "Blocks are reserved for a whole prompt at admission; a full pool makes can_allocate say -1 and "
+              "decode preempt the tail of the running queue.",
+        "zh": "入场时就为整个 prompt 预留块；块池满时 can_allocate 返回 -1，decode 会抢占 running 队尾。"},
+    "ex.set.lesson25.title": {"en": "Lesson 25 (seed 004) · The page's own exercise",
+                              "zh": "第 25 课（种子 004）· 本页自带的数值练习"},
+    "ex.set.lesson25.intro": {
+        "en": "B = 4, request A holds tokens 0..9 with block_table [5, 2, 7]. Write the slot_mapping of positions "
+              "3..6 and explain why it is not contiguous; then write the ref_count changes when B hits A's first "
+              "two full blocks. Both states are built by the engine: the pool's free queue is arranged as "
+              "[5, 2, 7, 0, 1, 3, 4, 6] (Simulator(free_order=...)), so A's three blocks are 5, 2 and 7.",
+        "zh": "块大小 4，A 有 token 0…9，block_table = [5, 2, 7]。写出位置 3…6 的 slot_mapping 并解释为什么不连续；"
+              "再写出 B 命中 A 前两个完整块时 ref_count 的变化。两个状态都由引擎构造：空闲队列排成 "
+              "[5, 2, 7, 0, 1, 3, 4, 6]（Simulator(free_order=...)），所以 A 的三个块正是 5、2、7。"},
+    "ex.set.note.seed004_slots": {
+        "en": "Seed 004's exercise (B = 4, A holds tokens 0..9, block_table [5, 2, 7]). After checking, explain "
+              "why the slot_mapping is not contiguous.",
+        "zh": "种子 004 的练习（B = 4，A 有 token 0…9，block_table = [5, 2, 7]）。核对后，解释 slot_mapping 为什么不连续。"},
+    "ex.set.note.seed004_refs": {
+        "en": "Seed 004's second part: B repeats A's first 8 tokens, so it can hit A's first two full blocks. "
+              "Write each block's ref_count after B's admission; then say how each one changed.",
+        "zh": "种子 004 的第二部分：B 重复了 A 的前 8 个 token，可以命中 A 的前两个完整块。写出 B 入场后各块的 "
+              "ref_count，再说出每块是怎么变化的。"},
+    "ex.set.note.states": {
+        "en": "Use only the raw columns: free queue position, ref_count, hash, and where hash_to_block_id points.",
+        "zh": "只用原始列判断：空闲队列位置、ref_count、hash，以及 hash_to_block_id 指向哪里。"},
+    "ex.set.note.hit_pattern": {
+        "en": "Compare R's prefixes with the map's prefixes block by block.",
+        "zh": "逐块把 R 的前缀与映射表中的前缀对比。"},
+    "ex.set.note.cost": {
+        "en": "Before answering, decide for each hit whether its block is in use or in the free queue.",
+        "zh": "作答前，先判断每个命中的块是在使用中还是在空闲队列里。"},
+    "ex.set.note.decode": {
+        "en": "len(seq) includes the token sampled in the last step.",
+        "zh": "len(seq) 包含上一步刚采样的 token。"},
+    "ex.set.note.preempt": {
+        "en": "Walk schedule()'s decode loop request by request.",
+        "zh": "按 schedule() 的 decode 循环逐个请求走一遍。"},
+}

@@ -1,0 +1,136 @@
+"""The front ends over the one checker: CLI, teacher's sheet, notebook widget, practice sets, strings."""
+import re
+import string
+from pathlib import Path
+
+from blockviz import exercises
+from blockviz.exercises.cli import main
+from blockviz.exercises.sets import SETS, files, set_exercises
+from blockviz.exercises.sheet import sheet_exercises
+from blockviz.i18n.exercises import STRINGS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(argv, answers=()):
+    lines = iter(answers)
+    out = []
+
+    def read(prompt):
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError
+
+    code = main(argv, read=read, write=out.append)
+    return code, "\n".join(out)
+
+
+def test_cli_interactive_hint_wrong_right():
+    code, out = run(["slot_mapping-3"], ["hint", "1, 2, 3", exercises.from_id("slot_mapping-3").answer_text()])
+    assert code == 0
+    assert "logical block = ⌊t / B⌋" in out
+    assert "✗" in out or "Try again" in out or "Expected" in out
+    assert "✓ Correct." in out
+
+
+def test_cli_kind_seed_lang_and_quit():
+    code, out = run(["can_allocate", "--seed", "4", "--lang", "zh"], ["提示", "退出"])
+    assert code == 0 and "can_allocate 的返回值" in out and "再见" in out
+
+
+def test_cli_solution_and_end_of_input():
+    code, out = run(["slot", "--seed", "1"], ["solution"])
+    assert code == 0 and "**" in out
+    code, out = run(["slot", "--seed", "1"], [])
+    assert code == 0
+
+
+def test_cli_practice_set_runs_in_order():
+    first, second = set_exercises("lesson25")
+    code, out = run(["--set", "lesson25"], [first.answer_text(), second.answer_text()])
+    assert code == 0 and out.count("✓ Correct.") == 2
+
+
+def test_cli_list_and_errors(capsys):
+    code, out = run(["--list"])
+    assert code == 0 and "slot_mapping" in out and "--set lesson1" in out
+    assert run(["no_such_kind"])[0] == 2
+    assert "unknown exercise kind" in capsys.readouterr().err
+    assert run(["--lang", "fr"])[0] == 2
+
+
+def test_cli_sheet_to_file(tmp_path):
+    out_file = tmp_path / "sheet.md"
+    code, _ = run(["--sheet", "4", "--lang", "zh", "--seed", "10", "--out", str(out_file)])
+    assert code == 0
+    text = out_file.read_text(encoding="utf-8")
+    assert text.startswith("# blockviz 练习单") and "# 答案" in text
+    questions, key = text.split("# 答案")
+    for ex in sheet_exercises(4, seed=10, lang="zh"):
+        assert f"`{ex.id}`" in questions and ex.id in key
+        assert ex.answer_text("zh") in key
+
+
+def test_sheet_of_one_kind_and_of_a_set(tmp_path):
+    code, out = run(["--sheet", "2", "preemption", "--seed", "3"])
+    assert code == 0 and out.count("`preemption-") >= 2
+    code, out = run(["--sheet", "2", "--set", "lesson1"])
+    assert code == 0 and "23, 8, 9, 10" in out.split("# Answer key")[1]
+
+
+def test_blockviz_cli_entry():
+    from blockviz.cli import main as blockviz_main
+    assert blockviz_main(["exercise", "--list"]) == 0
+
+
+def test_widget_is_thin_over_check():
+    ex = exercises.make("slot_mapping", block_size=4, block_table=[5, 2, 7], positions=[3, 4, 5, 6], lang="zh")
+    w = ex.widget()
+    assert "slot_mapping" in w.prompt.value and "<table>" in w.prompt.value
+    assert w.check_button.description == "核对"
+    w.answer.value = "3,4,5,6"
+    w.check_button.click()
+    assert "逻辑块号" in w.feedback.value
+    w.answer.value = "23，8，9，10"
+    assert w.check().correct and "正确" in w.feedback.value
+    w.hint_button.click()
+    assert "block_table" in w.feedback.value
+    w.solution_button.click()
+    assert "23" in w.feedback.value
+
+
+def test_practice_sets_are_in_sync_with_the_files():
+    for path, text in files(ROOT / "exercises").items():
+        assert path.exists(), f"{path} is missing: run python -m blockviz.exercises.sets exercises"
+        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run python -m blockviz.exercises.sets exercises"
+
+
+def test_practice_sets_cover_every_kind_and_seed004():
+    kinds = {item.kind for s in SETS.values() for item in s.items}
+    assert kinds == set(exercises.kinds())
+    lesson25 = set_exercises("lesson25")
+    assert [ex.answer() for ex in lesson25] == [[23, 8, 9, 10], [2, 2, 1]]
+
+
+def used_keys() -> set[str]:
+    keys = set()
+    for path in (ROOT / "blockviz" / "exercises").rglob("*.py"):
+        keys |= set(re.findall(r'"((?:ex|slot|slots|slot_mapping|ref_counts|pool_states|next_block|hit_pattern|'
+                               r'can_allocate|block_table|admission_cost|decode_block|wasted_slots|preemption)'
+                               r'\.[\w.\-]+)"', path.read_text(encoding="utf-8")))
+    return keys
+
+
+def test_every_string_exists_in_both_languages_with_the_same_placeholders():
+    keys = {k for k in used_keys() if "{" not in k}
+    for kind in exercises.kinds():
+        keys |= {f"{kind}.title", f"{kind}.task"} | ({f"{kind}.hint"} if kind != "slot" else set())
+    for name in SETS:
+        keys |= {f"ex.set.{name}.title", f"ex.set.{name}.intro"}
+    missing = sorted(k for k in keys if k not in STRINGS and not k.endswith("."))
+    assert missing == []
+    fields = lambda text: {f for _, f, _, _ in string.Formatter().parse(text) if f}  # noqa: E731
+    for key, texts in STRINGS.items():
+        assert texts.get("en") and texts.get("zh"), key
+        assert fields(texts["en"]) == fields(texts["zh"]) or key == "ex.n.arrives" or key == "ex.n.computed", key

@@ -1,0 +1,146 @@
+"""Each known mistake gets its own message. The instances are small explicit scenarios; the
+premise of each test (the engine's answer) is asserted first, then the wrong answer."""
+import pytest
+
+from blockviz import exercises
+
+
+def mistake(kind: str, answer, wrong, name: str, **params):
+    ex = exercises.make(kind, **params)
+    assert ex.answer() == answer, ex.answer()  # the premise, computed by the engine
+    for lang in ("en", "zh"):
+        result = ex.check(wrong, lang)
+        assert not result.correct
+        assert result.misconception == name, (wrong, result)
+        assert result.message
+    return ex
+
+
+SLOT = dict(block_size=4, block_table=[5, 2, 7], num_tokens=10, position=6)  # t=6 -> 2*4+2 = 10
+
+
+@pytest.mark.parametrize("wrong, name", [
+    ("6", "logical"),        # logical block 1 × 4 + 2
+    ("4", "no_times_b"),     # 2 + 2
+    ("14", "position_as_offset"),
+    ("22", "table_index"),   # table[0] × 4 + 2
+    ("9", "off_by_one"), ("11", "off_by_one"),
+])
+def test_slot_mistakes(wrong, name):
+    mistake("slot", 10, wrong, name, **SLOT)
+
+
+SEED004 = dict(block_size=4, block_table=[5, 2, 7], num_tokens=10, positions=[3, 4, 5, 6])
+
+
+@pytest.mark.parametrize("wrong, name", [
+    ("3, 4, 5, 6", "logical"), ("24, 9, 10, 11", "off_by_one"), ("22, 7, 8, 9", "off_by_one"),
+    ("23, 24, 25, 26", "contiguous"), ("8, 2, 3, 4", "no_times_b"),
+])
+def test_slot_mapping_mistakes(wrong, name):
+    mistake("slot_mapping", [23, 8, 9, 10], wrong, name, **SEED004)
+
+
+# A finished after computing "abcd|efgh": both full blocks stay cached in the free queue.
+FINISHED = dict(block_size=4, num_blocks=8, free_order=[3, 6], setup=[["add", "A", "abcdefgh", 1], ["step", 1]])
+RUNNING = dict(block_size=4, num_blocks=8, free_order=[3, 6], setup=[["add", "A", "abcdefgh", 4], ["step", 1]])
+
+
+def test_last_block_counted_as_a_hit():
+    mistake("hit_pattern", ["F", "-"], "F, F", "last_block_hit", new="abcdefgh", **FINISHED)
+    mistake("can_allocate", 1, "2", "last_block_hit", new="abcdefgh", **FINISHED)
+    mistake("block_table", [3, 0], "3, 6", "last_block_hit", new="abcdefgh", **FINISHED)
+    mistake("admission_cost", 1, "0", "last_block_hit", new="abcdefgh", **RUNNING)
+    mistake("ref_counts", [2, 1], "2, 2", "last_block_hit", block_size=4, num_blocks=8, free_order=[3, 6],
+            setup=[["add", "A", "abcdefgh", 4], ["step", 1]], then=[["add", "B", "abcdefgh", 4], ["step", 1]],
+            ask=[3, 6])
+
+
+def test_hit_on_a_free_block_treated_as_free_of_charge():
+    mistake("admission_cost", 2, "1", "free_hit_costs_nothing", new="abcdefgh", **FINISHED)
+    # 4 blocks; A's two full blocks are cached-free, X holds one, 3 are free. R needs 4
+    # (its two hits are on free blocks): -1. Counting free hits as costless gives 2.
+    mistake("can_allocate", -1, "2", "free_hit_costs_nothing", block_size=4, num_blocks=4,
+            setup=[["add", "A", "abcdefghij", 1], ["step", 1], ["add", "X", "wxyz", 4], ["step", 1]],
+            new="abcdefghklmnop", new_max_tokens=1)
+
+
+def test_hits_on_used_blocks():
+    mistake("hit_pattern", ["U", "U", "-"], "F, F, -", "used_vs_free", new="abcdefghxy", **RUNNING)
+    mistake("admission_cost", 1, "3", "used_hit_costs", new="abcdefghxy", **RUNNING)
+
+
+def test_hit_after_the_first_miss():
+    # A and C both compute "abcd" in one step; C registers it last, then D's allocations evict C's
+    # block: the map loses "abcd" while A still holds "abcd|efgh" under the next chained hash.
+    scenario = dict(block_size=4, num_blocks=8, new="abcdefghzz",
+                    setup=[["add", "A", "abcdefghi", 4], ["add", "C", "abcdz", 1], ["step", 1],
+                           ["add", "D", "mnopqrstuvwxyzmnopqr", 1], ["step", 1]])
+    mistake("hit_pattern", ["M", "-", "-"], "M, U, -", "hit_after_miss", **scenario)
+    mistake("can_allocate", 0, "1", "hit_after_miss", **scenario)
+    mistake("hit_pattern", ["M", "-", "-"], "-, -, -", "miss_vs_skip", **scenario)
+
+
+def test_mod_zero_instead_of_mod_one():
+    # after prefill A has 7 + 1 = 8 tokens (8 % 4 == 0: fits), B has 8 + 1 = 9 (9 % 4 == 1: new block)
+    mistake("decode_block", ["B"], "A", "mod_zero", block_size=4, num_blocks=8,
+            setup=[["add", "A", "abcdefg", 4], ["add", "B", "qrstuvwx", 4], ["step", 1]])
+
+
+# A finished and its block 0 ("abcd") sits at the head of the free queue; C's blocks follow.
+HEAD_CACHED = dict(block_size=4, num_blocks=4,
+                   setup=[["add", "A", "abcdx", 1], ["step", 1], ["add", "C", "pqrstuvwx", 1], ["step", 1]])
+
+
+def test_allocation_mistakes():
+    mistake("block_table", [0, 1], "0, 0", "revived_stays_queued", new="abcdyz", **HEAD_CACHED)
+    mistake("next_block", (1, "none"), "0, none", "revived_is_allocated", new="abcdyz", **HEAD_CACHED)
+    mistake("next_block", (1, "none"), "2, none", "from_tail", new="abcdyz", **HEAD_CACHED)
+    mistake("next_block", (0, "h1"), "0, none", "cached_not_evicted", new="wxyzq", **HEAD_CACHED)
+    # two identical prompts in one step: the second registration wins, block 0 is stale-free
+    mistake("next_block", (0, "none"), "0, h1", "stale_evicts", block_size=4, num_blocks=2, new="wxyzq",
+            setup=[["add", "X", "abcd", 1], ["add", "X2", "abcd", 1], ["step", 1]])
+    mistake("block_table", [3, 6, 0], "3, 6, 7", "from_tail", new="abcdefghxyz", **FINISHED)
+    mistake("block_table", [3, 6, 0], "0, 1, 2", "ignored_hits", new="abcdefghxyz", **FINISHED)
+
+
+def test_ref_count_mistakes():
+    release = dict(block_size=4, num_blocks=8, free_order=[5, 2, 7],
+                   setup=[["add", "A", list(range(10)), 2], ["step", 1]],
+                   then=[["add", "B", list(range(8)) + [20, 21], 6], ["step", 2]], ask=[5, 2, 7])
+    mistake("ref_counts", [1, 1, 0], "0, 0, 0", "release_to_zero", **release)
+    revive = dict(block_size=4, num_blocks=8, setup=[["add", "C", "abcdefghi", 1], ["step", 1]],
+                  then=[["add", "B", "abcdxy", 4], ["step", 1]], ask=[0])
+    mistake("ref_counts", [1], "0", "free_is_miss", **revive)
+    mistake("ref_counts", [1], "2", "free_plus_one", **revive)
+
+
+def test_pool_state_confusions():
+    ex = mistake("pool_states", ["stale-free", "free", "cached-free", "free"], "cached-free, free, stale-free, free",
+                 "cached_vs_stale", block_size=4, num_blocks=4, ask=[0, 1, 2, 3],
+                 setup=[["add", "X", "abcde", 1], ["add", "X2", "abcde", 1], ["step", 1]])
+    assert ex.check("free, free, cached-free, free").misconception == "free_keeps_hash"
+    assert ex.check("空闲，空闲，可复用缓存，空闲").misconception == "free_keeps_hash"
+    assert ex.check("SF, F, CF, F").correct
+
+
+def test_preemption_mistakes():
+    # A (7 tokens) and B (5) fill the 4 blocks; two decode steps later A needs a block: B, the tail, goes.
+    tail = dict(block_size=4, num_blocks=4, setup=[["add", "A", "abcdefg", 8], ["add", "B", "hijkl", 8], ["step", 2]])
+    mistake("preemption", (["B"], [3, 2]), "A: 3", "victim_needs_block", **tail)
+    mistake("preemption", (["B"], [3, 2]), "B: 2, 3", "table_order", **tail)
+    # C shares A's first block; preempting C frees only its own block
+    shared = dict(block_size=4, num_blocks=4, setup=[["add", "A", "abcdefg", 8], ["step", 1],
+                                                     ["add", "C", "abcdxyz", 8], ["step", 2]])
+    mistake("preemption", (["C"], [2]), "C: 2, 0", "shared_blocks_freed", **shared)
+
+
+def test_wasted_slot_mistakes():
+    mistake("wasted_slots", 2, "1", "sampled_token_stored", block_size=4, num_blocks=8,
+            setup=[["add", "A", "abcdef", 4], ["step", 1]])
+    mistake("wasted_slots", 7, "3", "reserved_blocks_ignored", block_size=4, num_blocks=8, budget=5,
+            setup=[["add", "A", "abcdefghijk", 2], ["step", 1]])
+    mistake("wasted_slots", 0, "4", "full_block_wastes", block_size=4, num_blocks=8,
+            setup=[["add", "A", "abcdefgh", 4], ["step", 1]])
+    mistake("wasted_slots", 2, "26", "free_blocks_counted", block_size=4, num_blocks=8,
+            setup=[["add", "A", "abcdef", 4], ["step", 1]])
