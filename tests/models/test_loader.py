@@ -1,0 +1,60 @@
+import pytest
+import torch
+from safetensors.torch import save_file
+
+from blockviz.models.config import Qwen3Config
+from blockviz.models.qwen3 import Qwen3ForCausalLM
+from blockviz.utils.loader import load_model
+
+
+def save(model: Qwen3ForCausalLM, folder, **overrides) -> None:
+    # named_parameters() lists a tied head once (as the embedding), as HuggingFace saves it.
+    tensors = {n: p.detach().clone() for n, p in model.named_parameters()}
+    tensors.update(overrides)
+    save_file({n: t for n, t in tensors.items() if t is not None}, str(folder / "model.safetensors"))
+
+
+def test_round_trip_and_fp16_storage(tiny_config: Qwen3Config, randomize, tmp_path):
+    source = Qwen3ForCausalLM(tiny_config)
+    randomize(source)
+    save(source, tmp_path)
+    target = Qwen3ForCausalLM(tiny_config)
+    load_model(target, tmp_path)
+    for (name, a), (_, b) in zip(source.named_parameters(), target.named_parameters()):
+        assert torch.equal(a, b), name
+    assert target.lm_head.weight is target.model.embed_tokens.weight
+
+    save(source, tmp_path, **{n: p.detach().half() for n, p in source.named_parameters()})
+    load_model(target, tmp_path)
+    assert target.model.norm.weight.dtype == torch.float32
+
+
+def test_missing_weights_are_a_clear_error(tiny_config: Qwen3Config, tmp_path):
+    model = Qwen3ForCausalLM(tiny_config)
+    with pytest.raises(FileNotFoundError, match="no \\*.safetensors file in model folder"):
+        load_model(model, tmp_path)
+    with pytest.raises(FileNotFoundError, match="model weights not found"):
+        load_model(model, tmp_path / "nowhere")
+
+
+def test_corrupt_file_is_a_clear_error(tiny_config: Qwen3Config, tmp_path):
+    (tmp_path / "model.safetensors").write_bytes(b"\x10\x00\x00\x00\x00\x00\x00\x00{not a header}")
+    with pytest.raises(ValueError, match="not a valid safetensors file"):
+        load_model(Qwen3ForCausalLM(tiny_config), tmp_path)
+
+
+def test_mismatch_is_reported_and_nothing_is_half_loaded(tiny_config: Qwen3Config, randomize, tmp_path):
+    source = Qwen3ForCausalLM(tiny_config)
+    randomize(source)
+    save(source, tmp_path, **{"model.norm.weight": None, "model.layers.0.mlp.up_proj.weight": torch.zeros(3, 3),
+                              "model.extra.weight": torch.zeros(1)})
+    target = Qwen3ForCausalLM(tiny_config)
+    before = {n: p.detach().clone() for n, p in target.named_parameters()}
+    with pytest.raises(ValueError) as err:
+        load_model(target, tmp_path)
+    message = str(err.value)
+    assert "missing tensors: model.norm.weight" in message
+    assert "unexpected tensors: model.extra.weight" in message
+    assert "model.layers.0.mlp.up_proj.weight: checkpoint (3, 3), model (48, 32)" in message
+    for name, p in target.named_parameters():
+        assert torch.equal(p, before[name]), f"{name} changed by a failed load"
