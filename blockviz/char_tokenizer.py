@@ -13,4 +13,5 @@ class CharTokenizer:
         return [ord(ch) for ch in text]
 
     def decode(self, token_ids: list[int]) -> str:
-        return "".join(chr(t) if 0 < t < 0x110000 else f"<{t}>" for t in token_ids)
+        # ids that are no printable character (scenarios often use small integers) show as <id>
+        return "".join(chr(t) if 0 < t < 0x110000 and chr(t).isprintable() else f"<{t}>" for t in token_ids)

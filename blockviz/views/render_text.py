@@ -1,7 +1,7 @@
 """Plain-text rendering of a snapshot, for terminals, doctests and docs."""
 from typing import Callable
 
-from blockviz.states import classify
+from blockviz.states import BlockState, classify, count_states
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.format import short_hash
 
@@ -15,10 +15,24 @@ def render_text(snapshot: Snapshot, decode: Decode | None = None) -> str:
              f"{snapshot.num_blocks} blocks, {len(snapshot.free_block_ids)} free"]
     states = classify(snapshot)
     width = max(len(s.value) for s in states) if states else 0
+    run: list[int] = []  # consecutive never-used free blocks print as one line
+
+    def flush():
+        if len(run) > 2:
+            lines.append(f"  #{run[0]}..#{run[-1]} free ({len(run)} blocks, no content)")
+        else:
+            lines.extend(f"  #{b:<3} {'free':<{width}}  ref 0  hash -" for b in run)
+        run.clear()
+
     for block, state in zip(snapshot.blocks, states):
+        if state is BlockState.FREE:
+            run.append(block.block_id)
+            continue
+        flush()
         text = repr(decode(block.token_ids)) if block.token_ids else ""
         lines.append(f"  #{block.block_id:<3} {state.value:<{width}}  ref {block.ref_count}  "
                      f"hash {short_hash(block.hash):<6}  {text}".rstrip())
+    flush()
     lines.append("free queue (next allocation first): " + (" ".join(map(str, snapshot.free_block_ids)) or "empty"))
     labels = {seq_id: seq.label for seq_id, seq in snapshot.seqs.items()}
     lines.append("waiting: " + (" ".join(labels[i] for i in snapshot.waiting) or "-"))
@@ -35,7 +49,6 @@ def render_text(snapshot: Snapshot, decode: Decode | None = None) -> str:
 
 def render_steps_table(frames, decode: Decode | None = None) -> str:
     """One line per step: what was scheduled, and the pool in counts per state."""
-    from blockviz.states import BlockState, count_states
     header = ["step", "phase", "scheduled"] + [s.value for s in BlockState] + ["waiting", "running"]
     rows = [header]
     for frame in frames:
