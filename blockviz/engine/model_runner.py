@@ -136,12 +136,16 @@ class ModelRunner:
         return torch.where(temperatures > 0, sampled, greedy)
 
     @torch.inference_mode()
-    def run(self, seqs: list[Sequence], is_prefill: bool) -> list[int]:
+    def run_model(self, seqs: list[Sequence], is_prefill: bool) -> torch.Tensor:
+        """Logits [num_seqs, vocab] of each sequence's last new token; writes this step's K/V."""
         input_ids, positions = self.prepare_prefill(seqs) if is_prefill else self.prepare_decode(seqs)
         self.last_slot_mapping = get_context().slot_mapping.tolist()
         try:
-            logits = self.model.compute_logits(self.model(input_ids, positions))
+            return self.model.compute_logits(self.model(input_ids, positions))
         finally:
             reset_context()
+
+    def run(self, seqs: list[Sequence], is_prefill: bool) -> list[int]:
+        logits = self.run_model(seqs, is_prefill)
         temperatures = torch.tensor([seq.temperature for seq in seqs], dtype=torch.float32, device=self.device)
         return self.sample(logits, temperatures).tolist()

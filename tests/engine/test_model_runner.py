@@ -1,0 +1,67 @@
+"""A checkpoint saved by transformers runs through blockviz's paged ModelRunner (prefill, then
+decode through block tables) with the same logits as transformers, in fp32."""
+import pytest
+import torch
+from tokenizers import Tokenizer, models
+
+from blockviz.config import Config
+from blockviz.engine.model_runner import ModelRunner
+from blockviz.engine.sequence import Sequence
+from blockviz.llm import LLM
+from blockviz.models.config import Qwen3Config
+from blockviz.sampling_params import SamplingParams
+
+transformers = pytest.importorskip("transformers")
+
+VOCAB = 101
+
+
+def save_checkpoint(folder, arch: str):
+    torch.manual_seed(0)
+    sizes = dict(vocab_size=VOCAB, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                 num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128)
+    if arch == "qwen3":
+        model = transformers.Qwen3ForCausalLM(transformers.Qwen3Config(**sizes, head_dim=16, tie_word_embeddings=True))
+    else:  # Qwen2 layout: qkv bias, no q/k norm
+        model = transformers.Qwen2ForCausalLM(transformers.Qwen2Config(**sizes, tie_word_embeddings=False))
+    with torch.no_grad():
+        for p in model.parameters():
+            p.normal_(0, 0.2)
+    model.eval().save_pretrained(folder)
+    Tokenizer(models.WordLevel({f"w{i}": i for i in range(VOCAB)}, unk_token="w0")).save(str(folder / "tokenizer.json"))
+    return model
+
+
+@pytest.mark.parametrize("arch", ["qwen3", "qwen2"])
+@pytest.mark.parametrize("block_size", [1, 4, 16])
+def test_prefill_and_decode_logits_match_transformers(tmp_path, arch, block_size):
+    reference = save_checkpoint(tmp_path, arch)
+    config = Config(str(tmp_path), kvcache_block_size=block_size, num_kvcache_blocks=64)
+    runner = ModelRunner(config, Qwen3Config.from_pretrained(tmp_path), torch.device("cpu"))
+    prompt = torch.randint(0, VOCAB, (11,), generator=torch.Generator().manual_seed(2)).tolist()
+    seq = Sequence(prompt, SamplingParams(temperature=0, max_tokens=4), block_size=block_size)
+    seq.block_table = list(range(63, 63 - seq.num_blocks, -1))  # a scattered, descending table
+    seq.num_scheduled_tokens = len(prompt)
+    with torch.no_grad():
+        prefill = runner.run_model([seq], is_prefill=True)[0]
+        expected = reference(torch.tensor([prompt])).logits[0, -1]
+    torch.testing.assert_close(prefill, expected, atol=1e-4, rtol=1e-4)
+    for token in (5, 17, 99):  # decode: one new token a step, keys read back through the table
+        seq.num_cached_tokens = len(seq)
+        seq.append_token(token)
+        if len(seq) > len(seq.block_table) * block_size:
+            seq.block_table.append(min(seq.block_table) - 1)
+        with torch.no_grad():
+            decode = runner.run_model([seq], is_prefill=False)[0]
+            expected = reference(torch.tensor([seq.token_ids])).logits[0, -1]
+        torch.testing.assert_close(decode, expected, atol=1e-4, rtol=1e-4)
+
+
+def test_llm_generates_transformers_greedy_tokens(tmp_path):
+    reference = save_checkpoint(tmp_path, "qwen3")
+    prompt = list(range(3, 15))
+    expected = reference.generate(torch.tensor([prompt]), max_new_tokens=6, do_sample=False,
+                                  eos_token_id=None, pad_token_id=0)[0, len(prompt):].tolist()
+    llm = LLM(tmp_path, device="cpu", kvcache_block_size=4, num_kvcache_blocks=32)
+    out = llm.generate([prompt], SamplingParams(temperature=0, max_tokens=6, ignore_eos=True))
+    assert out[0]["token_ids"] == expected
