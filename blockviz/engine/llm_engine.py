@@ -69,6 +69,14 @@ class LLMEngine(Session):
         self.kv_layer, self.kv_head = kv_layer, kv_head
         self.meta.update(model=model_dir.name, device=str(device), block_bytes=self.model_runner.block_bytes)
 
+    @property
+    def pool_summary(self) -> str:
+        """How big the KV pool is, and why: shown by the lessons and the demo."""
+        blocks, size, per_block = self.config.num_kvcache_blocks, self.config.kvcache_block_size, \
+            self.model_runner.block_bytes
+        return (f"KV pool: {blocks} blocks × {size} tokens, {per_block:,} bytes per block "
+                f"({per_block // size:,} per token), {blocks * per_block / 2**20:.1f} MiB on {self.meta['device']}")
+
     def check_request(self, seq: Sequence):
         longest = seq.num_prompt_tokens + seq.max_tokens
         if seq.num_prompt_tokens > self.config.max_model_len:

@@ -111,3 +111,24 @@ def test_model_trace_round_trip_keeps_text_and_kv(model_dir, prompts, tmp_path):
     original, copy = llm.frames[1].payload["kv"], loaded.frames[1].payload["kv"]
     assert copy["slots"] == original["slots"]
     assert abs(copy["k"].astype(float) - original["k"].astype(float)).max() < 1e-3
+
+
+def test_pool_summary_reports_bytes_per_block(model_dir):
+    llm = LLM(model_dir, device="cpu", kvcache_block_size=4, num_kvcache_blocks=10)
+    assert llm.pool_summary.startswith(f"KV pool: 10 blocks × 4 tokens, {llm.meta['block_bytes']:,} bytes per block")
+
+
+def test_unsupported_architecture_and_bad_tokenizer(tmp_path):
+    import json
+    folder = write_tiny_model(tmp_path / "m")
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "architectures": ["LlamaForCausalLM"]}))
+    with pytest.raises(ValueError, match="unsupported architecture"):
+        LLM(folder, device="cpu", num_kvcache_blocks=8)
+    (folder / "config.json").write_text(json.dumps(config))
+    (folder / "tokenizer.json").write_text("{ not json")
+    with pytest.raises(ValueError, match="not a valid tokenizer"):
+        LLM(folder, device="cpu", num_kvcache_blocks=8)
+    (folder / "tokenizer.json").unlink()
+    with pytest.raises(FileNotFoundError, match="tokenizer.json"):
+        LLM(folder, device="cpu", num_kvcache_blocks=8)
