@@ -1,0 +1,728 @@
+"""Small helpers the lessons (lesson/en, lesson/zh) share.
+
+The lessons state no number that the engine did not compute: a sentence with numbers is a code
+cell that fills an f-string from the engine and shows it in the lesson's language
+(`Lesson.say(en=..., zh=...)`), so the English and Chinese notebooks keep identical code.
+
+Everything here reads the engine; nothing changes a result. Views come from blockviz/views when
+they are installed, and fall back to the plain-text renderings otherwise.
+"""
+from __future__ import annotations
+
+import ast
+import html
+import json
+import os
+import re
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from IPython.display import HTML, Markdown, display
+
+from blockviz.trace.events import BlockReleased, Event
+from blockviz.trace.snapshot import Snapshot, SeqView
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO_DIR = PACKAGE_DIR.parent
+LANGS = ("en", "zh")
+
+# name -> title; the order is the course order
+LESSONS: dict[str, dict[str, str]] = {
+    "00_start_here": {"en": "Start here", "zh": "从这里开始"},
+    "01_token_to_slot": {"en": "Logical token → physical slot", "zh": "从逻辑 token 到物理槽位"},
+    "02_block_lifecycle": {"en": "The block lifecycle", "zh": "块的生命周期"},
+    "03_prefix_identity": {"en": "Prefix identity", "zh": "前缀的身份"},
+    "04_decode": {"en": "Decode", "zh": "解码阶段"},
+    "05_under_pressure": {"en": "Under pressure", "zh": "显存紧张时"},
+}
+
+UI: dict[str, dict[str, str]] = {
+    "reading": {"en": "Reading", "zh": "核心阅读"},
+    "practice": {"en": "practice", "zh": "练习另需"},
+    "minutes": {"en": "min", "zh": "分钟"},
+    "prereq": {"en": "Prerequisites", "zh": "前置"},
+    "none": {"en": "none", "zh": "无"},
+    "check": {"en": "Check", "zh": "核对"},
+    "your_answer": {"en": "your answer", "zh": "你的答案"},
+    "empty": {"en": "Write an answer first (or call `.check(your_answer)` on this exercise).",
+              "zh": "先写下答案（或对这道题调用 `.check(你的答案)`）。"},
+    "unreadable": {"en": "Could not read that answer: {error}", "zh": "读不懂这个答案：{error}"},
+    "right": {"en": "✓ Right: the engine agrees.", "zh": "✓ 正确：与引擎一致。"},
+    "wrong": {"en": "✗ Not what the engine computed. Explain to yourself why before you look: ",
+              "zh": "✗ 与引擎的结果不同。先自己解释原因，再展开看："},
+    "engine_says": {"en": "the engine says", "zh": "引擎的结果"},
+    "levels": {"en": "not yet|with notes|closed book", "zh": "还不会|看笔记能做|闭卷能做"},
+    "save": {"en": "Save on this computer", "zh": "保存在本机"},
+    "saved": {"en": "Saved to {path} (never sent anywhere).", "zh": "已保存到 {path}（不会发送到任何地方）。"},
+    "step": {"en": "step", "zh": "步"},
+    "source_lines": {"en": "lines {first}–{last}", "zh": "第 {first}–{last} 行"},
+    "col.label": {"en": "request", "zh": "请求"},
+    "col.row": {"en": "packed row", "zh": "打包行号"},
+    "col.position": {"en": "position t (RoPE)", "zh": "位置 t（RoPE）"},
+    "col.token_id": {"en": "token id", "zh": "token id"},
+    "col.logical": {"en": "logical block t // B", "zh": "逻辑块 t // B"},
+    "col.offset": {"en": "offset t % B", "zh": "块内偏移 t % B"},
+    "col.physical": {"en": "physical block", "zh": "物理块"},
+    "col.slot": {"en": "slot", "zh": "槽位 slot"},
+    "col.block": {"en": "block", "zh": "块"},
+    "col.in_free": {"en": "in free queue?", "zh": "在空闲队列？"},
+    "col.hash": {"en": "hash", "zh": "hash"},
+    "col.map": {"en": "map[hash] →", "zh": "map[hash] →"},
+    "col.ref": {"en": "ref_count", "zh": "ref_count"},
+    "col.state": {"en": "state", "zh": "状态"},
+    "col.holders": {"en": "block tables", "zh": "所在块表"},
+    "col.tokens": {"en": "tokens", "zh": "token"},
+    "col.index": {"en": "logical block", "zh": "逻辑块"},
+    "col.outcome": {"en": "can_allocate found", "zh": "can_allocate 的结果"},
+    "col.found": {"en": "map → block", "zh": "映射 → 块"},
+    "yes": {"en": "yes", "zh": "是"},
+    "no": {"en": "no", "zh": "否"},
+}
+
+
+def ui(key: str, lang: str, **fmt) -> str:
+    text = UI[key][lang]
+    return text.format(**fmt) if fmt else text
+
+
+def check_lang(lang: str) -> str:
+    if lang not in LANGS:
+        raise ValueError(f"LANG must be one of {LANGS}, got {lang!r}")
+    return lang
+
+
+# --- engine facts ------------------------------------------------------------------------
+
+def seq_by_label(snapshot: Snapshot, label: str) -> SeqView:
+    for seq in snapshot.seqs.values():
+        if seq.label == label:
+            return seq
+    raise KeyError(f"no request labelled {label!r} at step {snapshot.step}")
+
+
+def seq_id_of(timeline, label: str) -> int:
+    return seq_by_label(timeline.frames[-1].snapshot, label).seq_id
+
+
+def step_block_table(snapshot: Snapshot, events: Iterable[Event], seq_id: int) -> tuple[int, ...]:
+    """The block table a request used during this step. A request that finished (or was
+    preempted) in the step has an empty table afterwards; deallocate released it in reverse."""
+    seq = snapshot.seqs[seq_id]
+    if seq.block_table:
+        return seq.block_table
+    released = [e.block_id for e in events if isinstance(e, BlockReleased) and e.seq_id == seq_id]
+    return tuple(reversed(released))
+
+
+def prefill_slot_mapping(block_table, block_size: int, start: int, end: int) -> list[int]:
+    """The slot of each computed position start..end-1: ModelRunner.prepare_prefill's loop, line for line
+    (tests/lessons check that both give the same list)."""
+    slot_mapping = []
+    start_block = start // block_size
+    end_block = (end + block_size - 1) // block_size
+    for i in range(start_block, end_block):
+        slot_start = block_table[i] * block_size
+        if i == start_block:
+            slot_start += start % block_size
+        if i != end_block - 1:
+            slot_end = block_table[i] * block_size + block_size
+        else:
+            slot_end = block_table[i] * block_size + end - i * block_size
+        slot_mapping.extend(range(slot_start, slot_end))
+    return slot_mapping
+
+
+def decode_slot(block_table, block_size: int, num_tokens: int) -> int:
+    """ModelRunner.prepare_decode: the slot of the one token a decode step computes (the last of num_tokens)."""
+    num_blocks = (num_tokens + block_size - 1) // block_size
+    last_block_num_tokens = num_tokens - (num_blocks - 1) * block_size  # Sequence.last_block_num_tokens
+    return block_table[-1] * block_size + last_block_num_tokens - 1
+
+
+@dataclass(frozen=True)
+class Row:
+    """One computed token of a step: its packed row, RoPE position, logical block, offset, physical block, slot."""
+    label: str
+    row: int
+    position: int
+    token_id: int
+    logical: int
+    offset: int
+    physical: int
+    slot: int
+
+
+def step_rows(timeline, step: int) -> list[Row]:
+    """What the model runner builds for a step: one row per computed token, requests packed in schedule order."""
+    frame = timeline.frame(step)
+    snap = frame.snapshot
+    B = snap.block_size
+    rows, row = [], 0
+    for seq_id, (start, count) in snap.scheduled.items():
+        seq = snap.seqs[seq_id]
+        table = step_block_table(snap, frame.events, seq_id)
+        if snap.is_prefill:
+            slots = prefill_slot_mapping(table, B, start, start + count)
+        else:
+            slots = [decode_slot(table, B, start + 1)]
+        for k, slot in enumerate(slots):
+            t = start + k
+            rows.append(Row(seq.label, row, t, seq.token_ids[t], t // B, t % B, table[t // B], slot))
+            row += 1
+    return rows
+
+
+def rows_markdown(rows: list[Row], lang: str, columns: Iterable[str] = ("label", "row", "position", "logical",
+                                                                       "offset", "physical", "slot")) -> str:
+    columns = tuple(columns)
+    head = "| " + " | ".join(ui(f"col.{c}", lang) for c in columns) + " |"
+    rule = "|" + "---|" * len(columns)
+    body = ["| " + " | ".join(str(getattr(r, c)) for c in columns) + " |" for r in rows]
+    return "\n".join([head, rule, *body])
+
+
+def state_name(state, lang: str) -> str:
+    try:
+        from blockviz.i18n import t
+        return t(f"state.{state.value}", lang)
+    except (ImportError, KeyError):
+        return state.value
+
+
+def state_meaning(state, lang: str) -> str:
+    try:
+        from blockviz.i18n import t
+        return t(f"state.{state.value}.meaning", lang)
+    except (ImportError, KeyError):
+        return ""
+
+
+def blocks_markdown(snapshot: Snapshot, lang: str, blocks: Iterable[int] | None = None,
+                    decode: Callable | None = None) -> str:
+    """One row per block: the facts the state is derived from, then the state."""
+    from blockviz.states import classify_block
+    from blockviz.views.format import short_hash
+    cols = ["block", "in_free", "hash", "map", "ref", "state", "holders", "tokens"]
+    lines = ["| " + " | ".join(ui(f"col.{c}", lang) for c in cols) + " |", "|" + "---|" * len(cols)]
+    for i in (range(snapshot.num_blocks) if blocks is None else blocks):
+        b = snapshot.blocks[i]
+        mapped = snapshot.hash_to_block_id.get(b.hash) if b.hash != -1 else None
+        holders = [s.label for s in snapshot.seqs.values() if i in s.block_table]
+        text = (decode(b.token_ids) if decode else " ".join(map(str, b.token_ids))) if b.token_ids else ""
+        state = classify_block(snapshot, i)
+        lines.append("| " + " | ".join([
+            f"#{i}", ui("no" if i in snapshot.used_block_ids else "yes", lang), short_hash(b.hash),
+            "-" if mapped is None else f"#{mapped}", str(b.ref_count), f"**{state_name(state, lang)}**",
+            ", ".join(holders) or "-", f"`{text}`" if text else ""]) + " |")
+    return "\n".join(lines)
+
+
+def outcome_name(outcome: str, lang: str) -> str:
+    try:
+        from blockviz.i18n import t
+        return t(f"outcome.{outcome}", lang)
+    except (ImportError, KeyError):
+        return outcome
+
+
+def probes_markdown(timeline, label: str, step: int, lang: str) -> str:
+    """The CacheProbe events of one request in one step: what can_allocate found for each logical block."""
+    from blockviz.trace.events import CacheProbe
+    from blockviz.views.format import short_hash
+    seq = seq_by_label(timeline.snapshot(step), label)
+    B = timeline.snapshot(step).block_size
+    probes = [e for e in timeline.events(step) if isinstance(e, CacheProbe) and e.seq_id == seq.seq_id]
+    before = timeline.snapshot(step - 1).seqs.get(seq.seq_id) if step > 0 else None
+    probed_tokens = seq.token_ids[:before.num_tokens if before else seq.num_prompt_tokens]  # as can_allocate saw them
+    cols = ["index", "tokens", "hash", "outcome", "found"]
+    lines = ["| " + " | ".join(ui(f"col.{c}", lang) for c in cols) + " |", "|" + "---|" * len(cols)]
+    for p in probes:
+        tokens = probed_tokens[p.index * B:(p.index + 1) * B]
+        text = timeline.decode(tokens).replace("|", "\\|")
+        lines.append(f"| {p.index} | `{text}` | {short_hash(p.hash)} | **{outcome_name(p.outcome, lang)}** | "
+                     f"{'#' + str(p.block_id) if p.block_id >= 0 else '-'} |")
+    return "\n".join(lines)
+
+
+def ref_history(timeline, block_id: int) -> list[tuple[int, int, str]]:
+    """(step, ref_count, state) of one block after every recorded step."""
+    from blockviz.states import classify_block
+    return [(f.step, f.snapshot.blocks[block_id].ref_count, classify_block(f.snapshot, block_id).value)
+            for f in timeline.frames]
+
+
+def advance_to(scenario, sim, step: int) -> list:
+    """Run a scenario's requests on `sim` until `step` engine steps have run (requests arriving at
+    `step` are added, not yet scheduled). Returns the sequences added."""
+    added = []
+    pending = sorted(scenario.requests, key=lambda r: r.at_step)
+    while True:
+        while pending and pending[0].at_step <= sim.num_steps:
+            r = pending.pop(0)
+            added.append(sim.add(r.prompt, max_tokens=r.max_tokens, ignore_eos=r.ignore_eos, label=r.label,
+                                 script=r.script))
+        if sim.num_steps >= step or sim.is_finished():
+            return added
+        sim.step()
+
+
+def callers_of(path: str | Path, method: str) -> list[str]:
+    """Qualified names of the functions in a file that call `.method(`."""
+    tree = ast.parse((REPO_DIR / path).read_text(encoding="utf-8"))
+    found = []
+
+    def visit(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                visit(child, prefix + child.name + ".")
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                calls = [n for n in ast.walk(child) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                         and n.func.attr == method]
+                if calls:
+                    found.append(prefix + child.name)
+    visit(tree, "")
+    return found
+
+
+def find_step(timeline, predicate: Callable[[Any], bool]) -> int:
+    """The first recorded step whose frame satisfies predicate(frame)."""
+    for frame in timeline.frames:
+        if predicate(frame):
+            return frame.step
+    raise LookupError("no step matches")
+
+
+def events_of(timeline, kind: type, step: int | None = None) -> list:
+    frames = timeline.frames if step is None else [timeline.frame(step)]
+    return [e for f in frames for e in f.events if isinstance(e, kind)]
+
+
+def step_of_event(timeline, predicate: Callable[[Event], bool]) -> int:
+    return find_step(timeline, lambda f: any(predicate(e) for e in f.events))
+
+
+@contextmanager
+def record_calls(obj, names: Iterable[str], log: list | None = None):
+    """Log every call of these methods of `obj` (an instance) in order, without changing what they do."""
+    log = [] if log is None else log
+    originals = {}
+    for name in names:
+        method = getattr(obj, name)
+        originals[name] = method
+
+        def wrapper(*args, _name=name, _method=method, **kwargs):
+            log.append(_name)
+            return _method(*args, **kwargs)
+        setattr(obj, name, wrapper)
+    try:
+        yield log
+    finally:
+        for name in originals:
+            delattr(obj, name)  # the class's method shows through again
+
+
+def compress(names: list[str]) -> list[tuple[str, int]]:
+    """[a, a, b, a] -> [(a, 2), (b, 1), (a, 1)]"""
+    out: list[tuple[str, int]] = []
+    for name in names:
+        if out and out[-1][0] == name:
+            out[-1] = (name, out[-1][1] + 1)
+        else:
+            out.append((name, 1))
+    return out
+
+
+# --- source code -------------------------------------------------------------------------
+
+def def_lines(path: str | Path, qualname: str) -> tuple[int, int]:
+    """(first, last) line of `def qualname` ("Class.method" or "function") in a file of the repository."""
+    file = REPO_DIR / path
+    tree = ast.parse(file.read_text(encoding="utf-8"))
+    node: Any = tree
+    for part in qualname.split("."):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)) and child.name == part:
+                node = child
+                break
+        else:
+            raise LookupError(f"no {qualname} in {path}")
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    return first, node.end_lineno
+
+
+def line_of(path: str | Path, qualname: str, contains: str) -> int:
+    """The first line inside `def qualname` containing the text `contains`."""
+    first, last = def_lines(path, qualname)
+    lines = (REPO_DIR / path).read_text(encoding="utf-8").splitlines()
+    for n in range(first, last + 1):
+        if contains in lines[n - 1]:
+            return n
+    raise LookupError(f"{contains!r} is not in {qualname} ({path})")
+
+
+# --- self-assessment (local only) ----------------------------------------------------------
+
+def blockviz_home() -> Path:
+    return Path(os.environ.get("BLOCKVIZ_HOME") or Path.home() / ".blockviz")
+
+
+def save_self_assessment(lesson: str, ratings: dict[str, str], lang: str = "en", home: Path | None = None) -> Path:
+    """Append one self-assessment to ~/.blockviz/self_assessment.json (a local file; nothing is sent)."""
+    path = (home or blockviz_home()) / "self_assessment.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = load_self_assessment(path.parent)
+    data.setdefault("lessons", {}).setdefault(lesson, []).append(
+        {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "lang": lang, "ratings": dict(ratings)})
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load_self_assessment(home: Path | None = None) -> dict:
+    path = (home or blockviz_home()) / "self_assessment.json"
+    if not path.exists():
+        return {"version": 1, "lessons": {}}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# --- answers -------------------------------------------------------------------------------
+
+def parse_answer(text: str):
+    """'10' -> 10; '23, 8, 9, 10' or '[23, 8, 9, 10]' -> [23, 8, 9, 10]; '{5: 2}' -> {5: 2}; words stay text."""
+    text = text.strip()
+    if not text:
+        raise ValueError("empty")
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        if re.fullmatch(r"[-\d\s,;]+", text):
+            return [int(x) for x in re.split(r"[\s,;]+", text) if x]
+        return text.lower()
+    return normalize(value)
+
+
+def normalize(value):
+    if isinstance(value, (tuple, list, range)):
+        return [normalize(v) for v in value]
+    if isinstance(value, dict):
+        return {normalize(k): normalize(v) for k, v in value.items()}
+    if isinstance(value, str):
+        return value.strip().lower()
+    if isinstance(value, bool):
+        return value
+    if hasattr(value, "__index__"):
+        return int(value)
+    return value
+
+
+LEVELS = ("not_yet", "with_notes", "closed_book")
+YES_NO = {"yes": "yes", "y": "yes", "true": "yes", "是": "yes", "能": "yes", "可以": "yes", "对": "yes",
+          "no": "no", "n": "no", "false": "no", "否": "no", "不": "no", "不能": "no", "不可以": "no", "错": "no"}
+
+
+class Exercise:
+    """A 'compute first, then check' question whose answer the engine computed."""
+
+    def __init__(self, lesson: "Lesson", question_en: str, question_zh: str, expected,
+                 explain_en: str = "", explain_zh: str = ""):
+        self.lesson = lesson
+        self.question = lesson.text(question_en, question_zh)
+        self.expected = normalize(expected)
+        self.explain = lesson.text(explain_en, explain_zh)
+
+    def feedback(self, answer) -> tuple[bool | None, str]:
+        lang = self.lesson.lang
+        if answer is None or (isinstance(answer, str) and not answer.strip()):
+            return None, ui("empty", lang)
+        try:
+            value = parse_answer(answer) if isinstance(answer, str) else normalize(answer)
+        except ValueError as error:
+            return None, ui("unreadable", lang, error=error)
+        if isinstance(self.expected, str) and self.expected in YES_NO and isinstance(value, bool):
+            value = "true" if value else "false"
+        if isinstance(self.expected, str) and self.expected in YES_NO and isinstance(value, str):
+            value = YES_NO.get(value, value) if self.expected in ("yes", "no") else \
+                {"yes": "true", "no": "false"}.get(YES_NO.get(value, value), value)
+        if value == self.expected:
+            return True, ui("right", lang) + (f" {self.explain}" if self.explain else "")
+        detail = f"{ui('engine_says', lang)}: `{self.expected}`" + (f". {self.explain}" if self.explain else "")
+        return False, (ui("wrong", lang) + f"<details><summary>…</summary>\n\n{detail}\n\n</details>")
+
+    def check(self, answer):
+        ok, message = self.feedback(answer)
+        display(Markdown(message))
+        return ok
+
+    def widget(self):
+        import ipywidgets as w
+        box = w.Text(placeholder=ui("your_answer", self.lesson.lang), layout=w.Layout(width="24em"))
+        button = w.Button(description=ui("check", self.lesson.lang))
+        out = w.HTML()
+
+        def on_click(_):
+            ok, message = self.feedback(box.value)
+            message = re.sub(r"`([^`]*)`", r"<code>\1</code>", message)
+            colour = {True: "#009E73", False: "#D55E00", None: "inherit"}[ok]
+            out.value = f'<div style="color:{colour}">{message.replace(chr(10), " ")}</div>'
+        button.on_click(on_click)
+        return w.VBox([w.HBox([box, button]), out])
+
+
+# --- the lesson object -------------------------------------------------------------------------
+
+class Lesson:
+    """`L = Lesson("01_token_to_slot", LANG)` in a lesson's first code cell."""
+
+    def __init__(self, name: str, lang: str = "en"):
+        if name not in LESSONS:
+            raise ValueError(f"unknown lesson {name!r}; known: {', '.join(LESSONS)}")
+        self.name = name
+        self.lang = check_lang(lang)
+        self._index = None
+
+    # prose with computed numbers
+    def text(self, en: str, zh: str) -> str:
+        return en if self.lang == "en" else zh
+
+    def say(self, en: str, zh: str):
+        display(Markdown(self.text(en, zh)))
+
+    def title(self, name: str | None = None) -> str:
+        name = name or self.name
+        return f"{name[:2]} · {LESSONS[name][self.lang]}"
+
+    def link(self, name: str) -> str:
+        return f"[{self.title(name)}]({name}.ipynb)"
+
+    def source_file(self) -> Path:
+        return REPO_DIR / "lesson" / self.lang / f"{self.name}.md"
+
+    def reading_minutes(self) -> int | None:
+        """From the prose of this lesson's source (code cells left out): 200 English words or
+        350 Chinese characters a minute."""
+        try:
+            text = self.source_file().read_text(encoding="utf-8")
+        except OSError:
+            return None
+        text = re.sub(r"```\{code-cell\}.*?```", "", text, flags=re.S)
+        words = len(re.findall(r"[A-Za-z]+", text))
+        han = len(re.findall(r"[\u4e00-\u9fff]", text))
+        return max(1, round(words / 200 + han / 350))
+
+    def header(self, practice: tuple[int, int], prerequisites: Iterable[str] = ()):
+        lang = self.lang
+        minutes = self.reading_minutes()
+        parts = []
+        if minutes is not None:
+            parts.append(f"**{ui('reading', lang)}** ≈ {minutes} {ui('minutes', lang)}")
+        parts.append(f"**{ui('practice', lang)}** {practice[0]}–{practice[1]} {ui('minutes', lang)}")
+        prereq = ", ".join(self.link(p) for p in prerequisites) or ui("none", lang)
+        parts.append(f"**{ui('prereq', lang)}**: {prereq}")
+        display(Markdown(" · ".join(parts)))
+
+    # views -------------------------------------------------------------------------------
+    def view(self, timeline, view: str = "pool", step: int | None = None, label: str | None = None):
+        """Show a view of the timeline at a step (default: its cursor): "pool", "mapping", "chain", "events"."""
+        step = timeline.cursor if step is None else step
+        seq_id = seq_id_of(timeline, label) if label else None
+        display(HTML(self.view_html(timeline, view, step, seq_id)))
+
+    def view_html(self, timeline, view: str, step: int, seq_id: int | None = None) -> str:
+        try:
+            from blockviz.views.render_view import render_view
+        except ImportError:
+            return "<pre>" + html.escape(self.view_text(timeline, view, step, seq_id)) + "</pre>"
+        if view == "chain":
+            from blockviz.views.trace_index import TraceIndex
+            if self._index is None or self._index[0] is not timeline:
+                self._index = (timeline, TraceIndex())
+            return render_view(timeline, view, step, lang=self.lang, seq_id=seq_id, index=self._index[1])
+        return render_view(timeline, view, step, lang=self.lang, seq_id=seq_id)
+
+    def view_text(self, timeline, view: str, step: int, seq_id: int | None = None) -> str:
+        """The plain-text fallback of each view."""
+        from blockviz.views.render_text import render_text
+        snap = timeline.snapshot(step)
+        if view == "pool":
+            return render_text(snap, timeline.decode)
+        if view == "events":
+            return "\n".join(self.narrate(timeline, step))
+        if view == "mapping":
+            return "\n".join(f"{r.label} row {r.row} t={r.position} L{r.logical}+{r.offset} → #{r.physical} slot {r.slot}"
+                             for r in step_rows(timeline, step) if seq_id is None or snap.seqs[seq_id].label == r.label)
+        if view == "chain":
+            from blockviz.trace.events import CacheProbe
+            return "\n".join(f"{e.index}: {e.outcome} {e.block_id if e.block_id >= 0 else ''}"
+                             for f in timeline.frames[:step + 1] for e in f.events
+                             if isinstance(e, CacheProbe) and (seq_id is None or e.seq_id == seq_id))
+        raise ValueError(f"unknown view {view!r}")
+
+    def narrate(self, timeline, step: int | None = None, kinds: Iterable[type] = ()) -> list[str]:
+        step = timeline.cursor if step is None else step
+        events = [e for e in timeline.events(step) if not kinds or isinstance(e, tuple(kinds))]
+        labels = {seq_id: seq.label for seq_id, seq in timeline.frames[-1].snapshot.seqs.items()}
+        try:
+            from blockviz.views.render_events import narrate
+        except ImportError:
+            return [repr(e) for e in events]
+        return [narrate(e, labels, self.lang, timeline.decode) for e in events]
+
+    def events(self, timeline, step: int | None = None, kinds: Iterable[type] = ()):
+        """The events of one step, one narrated line each."""
+        lines = self.narrate(timeline, step, kinds)
+        display(Markdown("\n".join(f"- {html.escape(line)}" for line in lines) or "-"))
+
+    def blocks(self, snapshot: Snapshot, blocks: Iterable[int] | None = None, decode: Callable | None = None):
+        display(Markdown(blocks_markdown(snapshot, self.lang, blocks, decode)))
+
+    def probes(self, timeline, label: str, step: int):
+        display(Markdown(probes_markdown(timeline, label, step, self.lang)))
+
+    def rows(self, rows: list[Row], columns: Iterable[str] = ("label", "row", "position", "logical", "offset",
+                                                              "physical", "slot")):
+        display(Markdown(rows_markdown(rows, self.lang, columns)))
+
+    def show(self, timeline, view: str = "dashboard", **options):
+        """The team's widgets (blockviz.views.show: dashboard, player, pool, ...); the small stepper below
+        where they are not installed."""
+        try:
+            from blockviz.views import show
+        except ImportError:
+            return self.player(timeline)
+        return show(timeline, view, lang=self.lang, **options)
+
+    def player(self, timeline, views: Iterable[str] = ("pool", "events"), label: str | None = None):
+        """A small stepper: back, forward (runs the engine past the recorded end), a step slider, and the views."""
+        import ipywidgets as w
+        views = tuple(views)
+        seq_id = seq_id_of(timeline, label) if label else None
+        slider = w.IntSlider(min=0, max=timeline.last_step, value=timeline.cursor, description=ui("step", self.lang),
+                             continuous_update=False)
+        back, forward = w.Button(description="◀"), w.Button(description="▶")
+        panes = [w.HTML() for _ in views]
+
+        def render(step):
+            for pane, view in zip(panes, views):
+                pane.value = self.view_html(timeline, view, step, seq_id)
+
+        def on_slider(change):
+            if timeline.cursor != change["new"]:
+                timeline.seek(change["new"])
+            render(change["new"])
+
+        def follow(cursor):
+            slider.max = timeline.last_step
+            slider.value = cursor
+
+        def on_back(_):
+            timeline.back()
+
+        def on_forward(_):
+            timeline.forward()
+
+        slider.observe(on_slider, "value")
+        timeline.on_change(follow)
+        back.on_click(on_back)
+        forward.on_click(on_forward)
+        render(timeline.cursor)
+        return w.VBox([w.HBox([back, forward, slider]), *panes])
+
+    # exercises ---------------------------------------------------------------------------
+    def exercise(self, question_en: str, question_zh: str, expected, explain_en: str = "", explain_zh: str = ""):
+        """Show a question and an answer box; the answer was computed by the engine."""
+        ex = Exercise(self, question_en, question_zh, expected, explain_en, explain_zh)
+        display(Markdown(ex.question))
+        display(ex.widget())
+        return ex
+
+    def practice(self, kind: str, seed: int | None = None, **params):
+        """More practice from blockviz.exercises: a generated exercise (answer computed by the engine)
+        with its widget (answer box, Check, Hint, Show solution)."""
+        from blockviz import exercises
+        ex = exercises.make(kind, seed=seed, lang=self.lang, **params)
+        display(ex.widget())
+        return ex
+
+    # the source ----------------------------------------------------------------------------
+    def source(self, qualname: str, path: str = "blockviz/engine/block_manager.py",
+               highlight: str | Iterable[str] = (), show: bool = True):
+        """A link to `def qualname` in the repository (line numbers found in the file, never typed)
+        and the lines themselves, those containing any `highlight` text marked."""
+        first, last = def_lines(path, qualname)
+        marks = (highlight,) if isinstance(highlight, str) else tuple(highlight)
+        notebook_dir = REPO_DIR / "notebooks" / self.lang
+        href = os.path.relpath(REPO_DIR / path, notebook_dir).replace(os.sep, "/") + f"#L{first}"
+        head = (f'<a href="{href}"><code>{path}#L{first}</code></a> · <code>{qualname}</code> · '
+                f'{ui("source_lines", self.lang, first=first, last=last)}')
+        if not show:
+            display(HTML(head))
+            return
+        lines = (REPO_DIR / path).read_text(encoding="utf-8").splitlines()[first - 1:last]
+        body = []
+        for n, line in enumerate(lines, start=first):
+            code = html.escape(line)
+            if any(m in line for m in marks):
+                code = f'<mark style="background:#F0E442;color:#000">{code}</mark>'
+            body.append(f'<span style="opacity:.6">{n:>4}</span>  {code}')
+        display(HTML(f'<div>{head}</div><pre style="font-size:12px;line-height:1.35">' + "\n".join(body) + "</pre>"))
+
+    # self-assessment --------------------------------------------------------------------------
+    def self_assessment(self, skills: list[tuple[str, str]]):
+        """One row of buttons per skill; Save appends the ratings to ~/.blockviz/self_assessment.json
+        (or $BLOCKVIZ_HOME). Nothing is written until Save is pressed, and nothing is sent anywhere."""
+        import ipywidgets as w
+        levels = list(zip(ui("levels", self.lang).split("|"), LEVELS))  # (label, key): the file keeps the key
+        names = [self.text(en, zh) for en, zh in skills]
+        rows, buttons = [], []
+        for name in names:
+            toggle = w.ToggleButtons(options=levels, value=None, style={"button_width": "9em"})
+            buttons.append(toggle)
+            rows.append(w.VBox([w.HTML(f"<b>{html.escape(name)}</b>"), toggle]))
+        save = w.Button(description=ui("save", self.lang), icon="save")
+        status = w.HTML()
+
+        def on_save(_):
+            ratings = {en: (b.value or "") for (en, _zh), b in zip(skills, buttons)}
+            path = save_self_assessment(self.name, ratings, self.lang)
+            status.value = html.escape(ui("saved", self.lang, path=path))
+        save.on_click(on_save)
+        box = w.VBox(rows + [w.HBox([save, status])])
+        box.save_button, box.toggles = save, buttons  # for tests and for scripting
+        return box
+
+
+def pool_slots_figure(num_blocks: int, block_size: int, placed: dict[int, str], title: str = "",
+                      highlight: Iterable[int] = (), crossed: Iterable[int] = (), lang: str = "en"):
+    """The physical pool as a grid (a row per block, a column per offset) with labels in some slots;
+    `highlight` slots orange, `crossed` slots struck through (a wrong answer)."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+    highlight = set(highlight)
+    fig, ax = plt.subplots(figsize=(1.1 + 0.75 * block_size, 0.45 + 0.36 * num_blocks))
+    for b in range(num_blocks):
+        for o in range(block_size):
+            slot = b * block_size + o
+            filled = slot in placed
+            colour = "#E69F00" if slot in highlight else ("#56B4E9" if filled else "#F2F2F2")
+            ax.add_patch(Rectangle((o, num_blocks - 1 - b), 1, 1, facecolor=colour, edgecolor="#888"))
+            ax.text(o + 0.5, num_blocks - 1 - b + 0.68, str(slot), ha="center", va="center", fontsize=7, color="#444")
+            if filled:
+                ax.text(o + 0.5, num_blocks - 1 - b + 0.3, placed[slot], ha="center", va="center", fontsize=8)
+    for slot in crossed:
+        b, o = divmod(slot, block_size)
+        ax.text(o + 0.5, num_blocks - 1 - b + 0.32, "✗", ha="center", va="center", fontsize=13, color="#D55E00")
+    ax.set_xlabel({"en": "offset t % B", "zh": "块内偏移 t % B"}[lang], fontsize=9)
+    ax.set_xlim(0, block_size)
+    ax.set_ylim(0, num_blocks)
+    ax.set_xticks([o + 0.5 for o in range(block_size)], [str(o) for o in range(block_size)])
+    ax.set_yticks([num_blocks - 1 - b + 0.5 for b in range(num_blocks)], [f"#{b}" for b in range(num_blocks)])
+    ax.tick_params(length=0)
+    ax.set_title(title, fontsize=10)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    fig.tight_layout()
+    return fig

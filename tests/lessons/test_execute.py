@@ -1,0 +1,46 @@
+"""Every notebook runs top to bottom on CPU, and all of them together within the budget (180 s on 2 cores)."""
+import time
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from tests.lessons.common import NOTEBOOKS
+
+BUDGET_S = 180
+DURATIONS: dict[str, float] = {}
+
+
+def execute(path):
+    """Run a notebook in its own folder. Kernel "python3" starts the Python that runs the tests (jupyter_client
+    launches sys.executable for it), so the venv's blockviz is the one imported."""
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=False,
+                            resources={"metadata": {"path": str(path.parent)}})
+    start = time.perf_counter()
+    client.execute()
+    return nb, time.perf_counter() - start
+
+
+@pytest.mark.timeout(BUDGET_S)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_notebook_executes(path, tmp_path, monkeypatch):
+    monkeypatch.setenv("BLOCKVIZ_HOME", str(tmp_path))  # a lesson must never write to the real home
+    nb, seconds = execute(path)
+    DURATIONS[f"{path.parent.name}/{path.stem}"] = seconds
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert errors == []
+    assert list(tmp_path.iterdir()) == [], "executing a lesson wrote to BLOCKVIZ_HOME"
+    # every cell that computes prose produced its sentence
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "say(" in cell.source:
+            assert cell.outputs, f"a say() cell printed nothing: {cell.source[:80]!r}"
+
+
+def test_all_notebooks_within_budget():
+    if len(DURATIONS) < len(NOTEBOOKS):
+        pytest.skip("run together with test_notebook_executes")
+    total = sum(DURATIONS.values())
+    report = ", ".join(f"{k} {v:.1f}s" for k, v in sorted(DURATIONS.items()))
+    print(f"\nnotebooks executed in {total:.1f} s: {report}")
+    assert total < BUDGET_S, report
