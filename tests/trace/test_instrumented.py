@@ -18,24 +18,11 @@ from blockviz.sampling_params import SamplingParams
 from blockviz.trace import events as ev
 from blockviz.trace.instrumented import RecordingScheduler
 
+from tests.engine.test_scheduler import engine_state
+
 EOS = 0
 VOCAB = 3
 SAMPLED = st.sampled_from([1, 2, 3, 1, 2, 3, 1, 0])  # 0 (EOS) one time in eight
-
-
-def engine_state(sched: Scheduler, seqs: list[Sequence]) -> dict:
-    bm = sched.block_manager
-    index = {s.seq_id: i for i, s in enumerate(seqs)}
-    return {
-        "blocks": [(b.block_id, b.ref_count, b.hash, list(b.token_ids)) for b in bm.blocks],
-        "free": list(bm.free_block_ids),
-        "used": set(bm.used_block_ids),
-        "map": dict(bm.hash_to_block_id),
-        "seqs": [(list(s.token_ids), list(s.block_table), s.num_cached_tokens, s.num_scheduled_tokens,
-                  s.status, s.is_prefill) for s in seqs],
-        "waiting": [index[s.seq_id] for s in sched.waiting],
-        "running": [index[s.seq_id] for s in sched.running],
-    }
 
 
 class EventReplica:
