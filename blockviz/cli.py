@@ -43,6 +43,24 @@ def exercise(args: argparse.Namespace, rest: list[str]) -> int:
     return exercise_main(rest)
 
 
+def demo(args: argparse.Namespace) -> int:
+    from blockviz.demo.settings import DemoError, DemoSettings, parse_bytes  # torch and jupyter only for the demo
+    try:
+        settings = DemoSettings(model=args.model, device=args.device, num_blocks=args.blocks,
+                                kv_memory=parse_bytes(args.kv_memory) if args.kv_memory else None,
+                                block_size=args.block_size, requests=args.requests, max_tokens=args.max_tokens,
+                                temperature=args.temperature, arrival_every=args.arrival_every, pace=args.pace,
+                                max_num_batched_tokens=args.max_batched_tokens, refresh_ms=args.refresh_ms,
+                                lang=args.lang, seed=args.seed)
+        if args.system_prompt is not None:
+            settings.system_prompt = args.system_prompt
+        from blockviz.demo.server import serve
+        return serve(settings, ip=args.ip, port=args.port, open_browser=not args.no_browser, workdir=args.dir)
+    except (DemoError, ValueError, OSError) as e:
+        print(f"blockviz demo: {e}", file=sys.stderr)
+        return 2
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="blockviz", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -52,7 +70,45 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--verbose", "-v", action="store_true", help="print the whole pool after every step")
     sim.add_argument("--trace", metavar="FILE", help="also save the trace as JSON")
     sub.add_parser("exercise", help="practise hand calculations (blockviz exercise --help)", add_help=False)
+    add_demo_parser(sub)
     return parser
+
+
+def add_demo_parser(sub):
+    from blockviz.demo.settings import DemoSettings
+    d = DemoSettings()
+    demo = sub.add_parser("demo", help="classroom demo: a real model serving requests that share a system prompt, live",
+                          description="Serve a live dashboard (JupyterLab, token-protected): many requests share a "
+                          "system prompt while the block pool fills, shares, evicts and preempts.")
+    demo.add_argument("--model", metavar="PATH", help="a Qwen3 checkpoint folder (default: the embedded model)")
+    demo.add_argument("--device", choices=["cpu", "cuda"], help="default: cuda when available, else cpu")
+    pool = demo.add_mutually_exclusive_group()
+    pool.add_argument("--blocks", type=int, metavar="N", help=f"KV pool size in blocks (default {d.DEFAULT_BLOCKS})")
+    pool.add_argument("--kv-memory", metavar="BYTES", help="KV pool size in bytes instead (e.g. 4M, 2G)")
+    demo.add_argument("--block-size", type=int, default=d.block_size, metavar="B", help="tokens per block (default %(default)s)")
+    demo.add_argument("--requests", type=int, default=d.requests, metavar="N",
+                      help="requests that arrive while it runs (default %(default)s)")
+    demo.add_argument("--system-prompt", metavar="TEXT", help="the prompt every request starts with "
+                      "(default: the opening of Pride and Prejudice)")
+    demo.add_argument("--max-tokens", type=int, default=d.max_tokens, metavar="N", help="per request (default %(default)s)")
+    demo.add_argument("--temperature", type=float, default=d.temperature, help="0: greedy (default %(default)s)")
+    demo.add_argument("--arrival-every", type=int, default=d.arrival_every, metavar="STEPS",
+                      help="engine steps between two arrivals; 0: all at once (default %(default)s)")
+    demo.add_argument("--max-batched-tokens", type=int, default=d.max_num_batched_tokens, metavar="N",
+                      help="token budget per step; longer prompts are prefilled in chunks (default %(default)s)")
+    demo.add_argument("--pace", type=float, default=d.pace, metavar="STEPS",
+                      help="engine steps per second at most, so a class can follow (changeable on the page); "
+                      "0: as fast as it goes (default %(default)g)")
+    demo.add_argument("--refresh-ms", type=int, default=d.refresh_ms, metavar="MS",
+                      help="refresh the views at most this often while generating (default %(default)s)")
+    demo.add_argument("--seed", type=int, default=d.seed, help="sampling seed (default %(default)s)")
+    demo.add_argument("--ip", default="127.0.0.1", help="address to listen on; 0.0.0.0 shares it with a class "
+                      "(still token-protected) (default %(default)s)")
+    demo.add_argument("--port", type=int, help="default: a free port")
+    demo.add_argument("--lang", choices=["en", "zh"], default=d.lang)
+    demo.add_argument("--dir", metavar="PATH", help="working folder for the notebook and settings "
+                      "(default: a temporary folder, removed at exit)")
+    demo.add_argument("--no-browser", action="store_true", help="only print the URL")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["exercise"]:
         return exercise(argparse.Namespace(), argv[1:])
     args = build_parser().parse_args(argv)
-    return {"simulate": simulate}[args.command](args)
+    return {"simulate": simulate, "demo": demo}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@ The lessons state no number that the engine did not compute: a sentence with num
 cell that fills an f-string from the engine and shows it in the lesson's language
 (`Lesson.say(en=..., zh=...)`), so the English and Chinese notebooks keep identical code.
 
-Everything here reads the engine; nothing changes a result. Views come from blockviz/views when
-they are installed, and fall back to the plain-text renderings otherwise.
+Everything here reads the engine; nothing changes a result. Pictures are the team's views
+(blockviz/views): `Lesson.view` draws one at a given step, `Lesson.show` puts live widgets under a
+player, following the timeline's cursor.
 """
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ from typing import Any, Callable, Iterable
 
 from IPython.display import HTML, Markdown, display
 
+from blockviz.i18n import t as tr
 from blockviz.trace.events import BlockReleased, Event
 from blockviz.trace.snapshot import Snapshot, SeqView
+from blockviz.views.render_view import render_view
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_DIR = PACKAGE_DIR.parent
@@ -37,6 +40,10 @@ LESSONS: dict[str, dict[str, str]] = {
     "03_prefix_identity": {"en": "Prefix identity", "zh": "前缀的身份"},
     "04_decode": {"en": "Decode", "zh": "解码阶段"},
     "05_under_pressure": {"en": "Under pressure", "zh": "显存紧张时"},
+    "06_live_generation": {"en": "Live generation: a real model fills the pool", "zh": "实时生成：真实模型写满 KV 池"},
+    "07_paged_attention": {"en": "Paged attention", "zh": "分页注意力"},
+    "08_beyond_nano_vllm": {"en": "Beyond nano-vllm", "zh": "nano-vllm 之外"},
+    "09_classroom_demo": {"en": "The classroom demo", "zh": "课堂演示"},
 }
 
 UI: dict[str, dict[str, str]] = {
@@ -117,29 +124,58 @@ def step_block_table(snapshot: Snapshot, events: Iterable[Event], seq_id: int) -
     return tuple(reversed(released))
 
 
-def prefill_slot_mapping(block_table, block_size: int, start: int, end: int) -> list[int]:
-    """The slot of each computed position start..end-1: ModelRunner.prepare_prefill's loop, line for line
-    (tests/lessons check that both give the same list)."""
-    slot_mapping = []
-    start_block = start // block_size
-    end_block = (end + block_size - 1) // block_size
-    for i in range(start_block, end_block):
-        slot_start = block_table[i] * block_size
-        if i == start_block:
-            slot_start += start % block_size
-        if i != end_block - 1:
-            slot_end = block_table[i] * block_size + block_size
-        else:
-            slot_end = block_table[i] * block_size + end - i * block_size
-        slot_mapping.extend(range(slot_start, slot_end))
-    return slot_mapping
+def prepare_inputs(seqs: list, is_prefill: bool, block_size: int) -> dict[str, Any]:
+    """What ModelRunner.prepare_prefill / prepare_decode build for a batch of Sequences: the model
+    runner's own methods (not a copy), called on a stand-in that has a block size and a device but
+    no model and no KV pool, so no model is loaded."""
+    import torch
+    from blockviz.engine.model_runner import ModelRunner
+    from blockviz.utils.context import get_context, reset_context
+
+    class InputsOnly:
+        prepare_block_tables = ModelRunner.prepare_block_tables
+        prepare_prefill = ModelRunner.prepare_prefill
+        prepare_decode = ModelRunner.prepare_decode
+
+        def __init__(self):
+            self.block_size, self.device = block_size, torch.device("cpu")
+
+    runner = InputsOnly()
+    input_ids, positions = (runner.prepare_prefill if is_prefill else runner.prepare_decode)(seqs)
+    try:
+        return {"input_ids": input_ids.tolist(), "positions": positions.tolist(), **context_dict(get_context())}
+    finally:
+        reset_context()
 
 
-def decode_slot(block_table, block_size: int, num_tokens: int) -> int:
-    """ModelRunner.prepare_decode: the slot of the one token a decode step computes (the last of num_tokens)."""
-    num_blocks = (num_tokens + block_size - 1) // block_size
-    last_block_num_tokens = num_tokens - (num_blocks - 1) * block_size  # Sequence.last_block_num_tokens
-    return block_table[-1] * block_size + last_block_num_tokens - 1
+def context_dict(context) -> dict[str, Any]:
+    """The attention metadata a prepare_* call set (utils/context.py), as plain lists."""
+    return {name: (value.tolist() if hasattr(value, "tolist") else value) for name, value in vars(context).items()}
+
+
+@contextmanager
+def model_inputs(runner, log: list | None = None):
+    """While inside, log what a live ModelRunner's prepare_prefill / prepare_decode built in every step:
+    input_ids, positions and the attention context (slot_mapping, cu_seqlens, block_tables, ...)."""
+    from blockviz.utils.context import get_context
+    log = [] if log is None else log
+    originals = {name: getattr(runner, name) for name in ("prepare_prefill", "prepare_decode")}
+
+    def wrap(name, method):
+        def wrapper(seqs):
+            input_ids, positions = method(seqs)
+            log.append({"is_prefill": name == "prepare_prefill", "input_ids": input_ids.tolist(),
+                        "positions": positions.tolist(), **context_dict(get_context())})
+            return input_ids, positions
+        return wrapper
+
+    for name, method in originals.items():
+        setattr(runner, name, wrap(name, method))
+    try:
+        yield log
+    finally:
+        for name in originals:
+            delattr(runner, name)  # the class's method shows through again
 
 
 @dataclass(frozen=True)
@@ -156,23 +192,27 @@ class Row:
 
 
 def step_rows(timeline, step: int) -> list[Row]:
-    """What the model runner builds for a step: one row per computed token, requests packed in schedule order."""
+    """One row per token a recorded step computed, as the model runner packed them: the Sequences of
+    the step are rebuilt from the snapshot and passed to ModelRunner.prepare_prefill / prepare_decode."""
+    from blockviz.engine.sequence import Sequence
     frame = timeline.frame(step)
     snap = frame.snapshot
     B = snap.block_size
-    rows, row = [], 0
+    seqs, owners = [], []  # owners: (label, block table) of each packed row
     for seq_id, (start, count) in snap.scheduled.items():
-        seq = snap.seqs[seq_id]
-        table = step_block_table(snap, frame.events, seq_id)
-        if snap.is_prefill:
-            slots = prefill_slot_mapping(table, B, start, start + count)
-        else:
-            slots = [decode_slot(table, B, start + 1)]
-        for k, slot in enumerate(slots):
-            t = start + k
-            rows.append(Row(seq.label, row, t, seq.token_ids[t], t // B, t % B, table[t // B], slot))
-            row += 1
-    return rows
+        view = snap.seqs[seq_id]
+        end = start + count if snap.is_prefill else start + 1  # a decode step computes position start
+        seq = Sequence(list(view.token_ids[:end]), block_size=B)
+        seq.block_table = list(step_block_table(snap, frame.events, seq_id))
+        seq.num_cached_tokens, seq.num_scheduled_tokens = start, count
+        seqs.append(seq)
+        owners += [(view.label, seq.block_table)] * count
+    if not seqs:
+        return []
+    inputs = prepare_inputs(seqs, snap.is_prefill, B)
+    return [Row(label, row, t, token_id, t // B, t % B, table[t // B], slot)
+            for row, ((label, table), t, token_id, slot) in enumerate(zip(owners, inputs["positions"],
+                                                                          inputs["input_ids"], inputs["slot_mapping"]))]
 
 
 def rows_markdown(rows: list[Row], lang: str, columns: Iterable[str] = ("label", "row", "position", "logical",
@@ -185,19 +225,11 @@ def rows_markdown(rows: list[Row], lang: str, columns: Iterable[str] = ("label",
 
 
 def state_name(state, lang: str) -> str:
-    try:
-        from blockviz.i18n import t
-        return t(f"state.{state.value}", lang)
-    except (ImportError, KeyError):
-        return state.value
+    return tr(f"state.{state.value}", lang)
 
 
 def state_meaning(state, lang: str) -> str:
-    try:
-        from blockviz.i18n import t
-        return t(f"state.{state.value}.meaning", lang)
-    except (ImportError, KeyError):
-        return ""
+    return tr(f"state.{state.value}.meaning", lang)
 
 
 def blocks_markdown(snapshot: Snapshot, lang: str, blocks: Iterable[int] | None = None,
@@ -221,11 +253,7 @@ def blocks_markdown(snapshot: Snapshot, lang: str, blocks: Iterable[int] | None 
 
 
 def outcome_name(outcome: str, lang: str) -> str:
-    try:
-        from blockviz.i18n import t
-        return t(f"outcome.{outcome}", lang)
-    except (ImportError, KeyError):
-        return outcome
+    return tr(f"outcome.{outcome}", lang)
 
 
 def probes_markdown(timeline, label: str, step: int, lang: str) -> str:
@@ -300,10 +328,6 @@ def events_of(timeline, kind: type, step: int | None = None) -> list:
     return [e for f in frames for e in f.events if isinstance(e, kind)]
 
 
-def step_of_event(timeline, predicate: Callable[[Event], bool]) -> int:
-    return find_step(timeline, lambda f: any(predicate(e) for e in f.events))
-
-
 @contextmanager
 def record_calls(obj, names: Iterable[str], log: list | None = None):
     """Log every call of these methods of `obj` (an instance) in order, without changing what they do."""
@@ -322,6 +346,23 @@ def record_calls(obj, names: Iterable[str], log: list | None = None):
     finally:
         for name in originals:
             delattr(obj, name)  # the class's method shows through again
+
+
+@contextmanager
+def capture(obj, name: str):
+    """While inside, collect what every call of `obj.name` (an instance's method) returns; the method runs unchanged."""
+    results = []
+    method = getattr(obj, name)
+
+    def wrapper(*args, **kwargs):
+        result = method(*args, **kwargs)
+        results.append(result)
+        return result
+    setattr(obj, name, wrapper)
+    try:
+        yield results
+    finally:
+        delattr(obj, name)  # the class's method shows through again
 
 
 def compress(names: list[str]) -> list[tuple[str, int]]:
@@ -482,7 +523,6 @@ class Lesson:
             raise ValueError(f"unknown lesson {name!r}; known: {', '.join(LESSONS)}")
         self.name = name
         self.lang = check_lang(lang)
-        self._index = None
 
     # prose with computed numbers
     def text(self, en: str, zh: str) -> str:
@@ -526,49 +566,17 @@ class Lesson:
 
     # views -------------------------------------------------------------------------------
     def view(self, timeline, view: str = "pool", step: int | None = None, label: str | None = None):
-        """Show a view of the timeline at a step (default: its cursor): "pool", "mapping", "chain", "events"."""
+        """A picture of one view ("pool", "mapping", "chain", "events", "kv") at a step (default: the
+        cursor). It stays at that step; `show` gives the live widgets."""
         step = timeline.cursor if step is None else step
         seq_id = seq_id_of(timeline, label) if label else None
-        display(HTML(self.view_html(timeline, view, step, seq_id)))
-
-    def view_html(self, timeline, view: str, step: int, seq_id: int | None = None) -> str:
-        try:
-            from blockviz.views.render_view import render_view
-        except ImportError:
-            return "<pre>" + html.escape(self.view_text(timeline, view, step, seq_id)) + "</pre>"
-        if view == "chain":
-            from blockviz.views.trace_index import TraceIndex
-            if self._index is None or self._index[0] is not timeline:
-                self._index = (timeline, TraceIndex())
-            return render_view(timeline, view, step, lang=self.lang, seq_id=seq_id, index=self._index[1])
-        return render_view(timeline, view, step, lang=self.lang, seq_id=seq_id)
-
-    def view_text(self, timeline, view: str, step: int, seq_id: int | None = None) -> str:
-        """The plain-text fallback of each view."""
-        from blockviz.views.render_text import render_text
-        snap = timeline.snapshot(step)
-        if view == "pool":
-            return render_text(snap, timeline.decode)
-        if view == "events":
-            return "\n".join(self.narrate(timeline, step))
-        if view == "mapping":
-            return "\n".join(f"{r.label} row {r.row} t={r.position} L{r.logical}+{r.offset} → #{r.physical} slot {r.slot}"
-                             for r in step_rows(timeline, step) if seq_id is None or snap.seqs[seq_id].label == r.label)
-        if view == "chain":
-            from blockviz.trace.events import CacheProbe
-            return "\n".join(f"{e.index}: {e.outcome} {e.block_id if e.block_id >= 0 else ''}"
-                             for f in timeline.frames[:step + 1] for e in f.events
-                             if isinstance(e, CacheProbe) and (seq_id is None or e.seq_id == seq_id))
-        raise ValueError(f"unknown view {view!r}")
+        display(HTML(render_view(timeline, view, step, lang=self.lang, seq_id=seq_id)))
 
     def narrate(self, timeline, step: int | None = None, kinds: Iterable[type] = ()) -> list[str]:
+        from blockviz.views.render_events import narrate
         step = timeline.cursor if step is None else step
         events = [e for e in timeline.events(step) if not kinds or isinstance(e, tuple(kinds))]
         labels = {seq_id: seq.label for seq_id, seq in timeline.frames[-1].snapshot.seqs.items()}
-        try:
-            from blockviz.views.render_events import narrate
-        except ImportError:
-            return [repr(e) for e in events]
         return [narrate(e, labels, self.lang, timeline.decode) for e in events]
 
     def events(self, timeline, step: int | None = None, kinds: Iterable[type] = ()):
@@ -586,50 +594,22 @@ class Lesson:
                                                               "physical", "slot")):
         display(Markdown(rows_markdown(rows, self.lang, columns)))
 
-    def show(self, timeline, view: str = "dashboard", **options):
-        """The team's widgets (blockviz.views.show: dashboard, player, pool, ...); the small stepper below
-        where they are not installed."""
-        try:
-            from blockviz.views import show
-        except ImportError:
-            return self.player(timeline)
-        return show(timeline, view, lang=self.lang, **options)
-
-    def player(self, timeline, views: Iterable[str] = ("pool", "events"), label: str | None = None):
-        """A small stepper: back, forward (runs the engine past the recorded end), a step slider, and the views."""
+    def show(self, timeline, *views: str, label: str | None = None, step: int | None = None):
+        """Live widgets (blockviz.views.show) that follow the timeline's cursor: the dashboard when no view
+        is named, else a player above the named views ("pool", "mapping", "chain", "kv", "events", ...).
+        `step` moves the cursor there first; `label` picks the request of the mapping and chain views."""
         import ipywidgets as w
-        views = tuple(views)
+        from blockviz.views import show
+        if step is not None:
+            timeline.seek(step)
+        if not views:
+            return show(timeline, "dashboard", lang=self.lang)
         seq_id = seq_id_of(timeline, label) if label else None
-        slider = w.IntSlider(min=0, max=timeline.last_step, value=timeline.cursor, description=ui("step", self.lang),
-                             continuous_update=False)
-        back, forward = w.Button(description="◀"), w.Button(description="▶")
-        panes = [w.HTML() for _ in views]
-
-        def render(step):
-            for pane, view in zip(panes, views):
-                pane.value = self.view_html(timeline, view, step, seq_id)
-
-        def on_slider(change):
-            if timeline.cursor != change["new"]:
-                timeline.seek(change["new"])
-            render(change["new"])
-
-        def follow(cursor):
-            slider.max = timeline.last_step
-            slider.value = cursor
-
-        def on_back(_):
-            timeline.back()
-
-        def on_forward(_):
-            timeline.forward()
-
-        slider.observe(on_slider, "value")
-        timeline.on_change(follow)
-        back.on_click(on_back)
-        forward.on_click(on_forward)
-        render(timeline.cursor)
-        return w.VBox([w.HBox([back, forward, slider]), *panes])
+        widgets = [show(timeline, "player", lang=self.lang)]
+        for view in views:
+            options = {"seq_id": seq_id} if view in ("mapping", "chain") else {}
+            widgets.append(show(timeline, view, lang=self.lang, **options))
+        return w.VBox(widgets)
 
     # exercises ---------------------------------------------------------------------------
     def exercise(self, question_en: str, question_zh: str, expected, explain_en: str = "", explain_zh: str = ""):

@@ -1,21 +1,17 @@
 """Interface strings in English and Chinese: one table, merged from one module per area.
 
-Each area module (views.py, exercises.py, ...) defines STRINGS = {key: {"en": ..., "zh": ...}}.
+Each area module (views.py, exercises.py, demo.py) defines STRINGS = {key: {"en": ..., "zh": ...}}.
 """
 from importlib import import_module
-from importlib.util import find_spec
 
 LANGS = ("en", "zh")
-AREAS = ("views", "exercises")
+AREAS = ("views", "exercises", "demo")
 
 
 def _merge() -> dict[str, dict[str, str]]:
     table: dict[str, dict[str, str]] = {}
     for area in AREAS:
-        name = f"{__name__}.{area}"
-        if find_spec(name) is None:  # an area not written yet contributes nothing
-            continue
-        for key, texts in import_module(name).STRINGS.items():
+        for key, texts in import_module(f"{__name__}.{area}").STRINGS.items():
             if key in table:
                 raise ValueError(f"i18n key {key!r} is defined twice (again in {area}.py)")
             table[key] = texts

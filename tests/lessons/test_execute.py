@@ -26,6 +26,9 @@ def execute(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_notebook_executes(path, tmp_path, monkeypatch):
     monkeypatch.setenv("BLOCKVIZ_HOME", str(tmp_path))  # a lesson must never write to the real home
+    # One torch thread per kernel: the model lessons' matmuls are tiny, and on 2 cores shared with other
+    # processes torch's thread pool spins and waits (measured: a 4-layer step 0.6 s instead of 5 ms).
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
     nb, seconds = execute(path)
     DURATIONS[f"{path.parent.name}/{path.stem}"] = seconds
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]

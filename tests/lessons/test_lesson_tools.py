@@ -5,10 +5,10 @@ import pytest
 
 from blockviz import Simulator
 from blockviz.engine.block_manager import BlockManager
-from blockviz.lesson_tools import (REPO_DIR, Exercise, Lesson, compress, decode_slot, def_lines, line_of,
-                                   load_self_assessment, parse_answer, prefill_slot_mapping, record_calls,
+from blockviz.lesson_tools import (REPO_DIR, Exercise, Lesson, capture, compress, def_lines, line_of,
+                                   load_self_assessment, model_inputs, parse_answer, record_calls,
                                    save_self_assessment, step_rows)
-from blockviz.scenarios import load_scenario
+from blockviz.scenarios import load_scenario, presets
 
 
 def test_def_lines_finds_the_method():
@@ -31,26 +31,44 @@ def test_seed004_slot():
     assert rows[6].physical == 2 and rows[6].offset == 2 and rows[6].logical == 1
 
 
-def test_slot_mapping_is_the_model_runners():
-    torch = pytest.importorskip("torch")
-    model_runner = pytest.importorskip("blockviz.engine.model_runner")
-    from blockviz.utils.context import get_context, reset_context
-    from blockviz.engine.sequence import Sequence
-    B = 4
-    fake = SimpleNamespace(block_size=B, device=torch.device("cpu"))
-    fake.prepare_block_tables = lambda seqs: model_runner.ModelRunner.prepare_block_tables(fake, seqs)
-    for start, end, table in [(0, 10, [5, 2, 7]), (8, 10, [5, 2, 0]), (3, 7, [5, 2, 7]), (4, 8, [1, 3]), (8, 9, [4, 0, 6])]:
-        seq = Sequence(list(range(end)), block_size=B)
-        seq.block_table = list(table)
-        seq.num_cached_tokens = start
-        seq.num_scheduled_tokens = end - start
-        model_runner.ModelRunner.prepare_prefill(fake, [seq])
-        assert get_context().slot_mapping.tolist() == prefill_slot_mapping(table, B, start, end)
-        reset_context()
-        if len(table) == seq.num_blocks:  # a decoding request's table covers exactly its tokens
-            model_runner.ModelRunner.prepare_decode(fake, [seq])
-            assert get_context().slot_mapping.tolist() == [decode_slot(table, B, len(seq))]
-            reset_context()
+@pytest.mark.parametrize("name", presets())
+def test_step_rows_follow_the_slot_formula(name):
+    """step_rows runs the model runner's own prepare_* methods; check them against the formula, step by step
+    (prefills with cached prefixes, chunks, decode, requests finishing or preempted in the step)."""
+    sim = load_scenario(name).run()
+    B = sim.config.kvcache_block_size
+    for frame in sim.frames[1:]:
+        rows = step_rows(sim, frame.step)
+        assert [r.row for r in rows] == list(range(len(rows)))
+        expected = []
+        for seq_id, (start, count) in frame.snapshot.scheduled.items():
+            seq = frame.snapshot.seqs[seq_id]
+            positions = range(start, start + count)
+            expected += [(seq.label, t, seq.token_ids[t]) for t in positions]
+        assert [(r.label, r.position, r.token_id) for r in rows] == expected
+        for r in rows:
+            assert r.slot == r.physical * B + r.offset and (r.logical, r.offset) == divmod(r.position, B)
+
+
+def test_step_rows_equal_what_the_live_model_runner_built():
+    from blockviz.llm import LLM
+    from blockviz.sampling_params import SamplingParams
+    llm = LLM(kvcache_block_size=4, num_kvcache_blocks=16, device="cpu")
+    params = SamplingParams(temperature=0, max_tokens=5)
+    llm.add_request("It is a truth universally acknowledged", params)
+    with model_inputs(llm.model_runner) as log, capture(llm.model_runner, "run_model") as logits:
+        llm.step()
+        llm.add_request("It is a truth universally known", params)
+        llm.run()
+    assert not {"prepare_prefill", "prepare_decode", "run_model"} & set(vars(llm.model_runner))
+    assert len(log) == len(logits) == llm.num_steps
+    assert [len(x) for x in logits] == [len(f.snapshot.scheduled) for f in llm.frames[1:]]
+    for step, inputs in enumerate(log, start=1):
+        rows = step_rows(llm, step)
+        assert [r.slot for r in rows] == inputs["slot_mapping"]
+        assert [r.position for r in rows] == inputs["positions"]
+        assert [r.token_id for r in rows] == inputs["input_ids"]
+        assert inputs["is_prefill"] == llm.snapshot(step).is_prefill
 
 
 def test_self_assessment_is_local(tmp_path):
@@ -105,3 +123,16 @@ def test_self_assessment_widget_saves_on_click_only(tmp_path, monkeypatch):
     entry = load_self_assessment(tmp_path)["lessons"]["02_block_lifecycle"][-1]
     assert entry["lang"] == "zh"
     assert entry["ratings"] == {"skill one": "closed_book", "skill two": ""}
+
+
+def test_show_puts_live_views_under_a_player_at_the_step():
+    from blockviz.views.player import Player
+    from blockviz.views.widgets import ChainView, MappingView
+    sim = load_scenario("seed004").run()
+    box = Lesson("01_token_to_slot", "zh").show(sim, "mapping", "chain", label="B", step=2)
+    player, mapping, chain = box.children
+    assert isinstance(player, Player) and isinstance(mapping, MappingView) and isinstance(chain, ChainView)
+    assert sim.cursor == 2 and mapping.seq_id == chain.seq_id == next(
+        i for i, label in sim.labels.items() if label == "B")
+    sim.seek(1)
+    assert 'data-step="1"' in mapping.svg  # live: it follows the cursor
