@@ -91,14 +91,21 @@ def setup_story(params: dict, lang: str) -> str:
     lines = [tr("ex.n.pool", lang, B=params["block_size"], n=params["num_blocks"])]
     if params.get("budget"):
         lines.append(tr("ex.n.budget", lang, budget=params["budget"]))
-    frames = iter(built.frames)
-    for op in params.get("setup", []):
+    lines.append(ops_story(params.get("setup", []), built, built.frames, params["block_size"], lang))
+    return "\n".join(line for line in lines if line)
+
+
+def ops_story(ops: list, built: Built, frames: list[Frame], block_size: int, lang: str, counts: bool = True) -> str:
+    """Scenario ops in words: each arrival with its prompt, each step as narrate() tells it."""
+    lines = []
+    frame_iter = iter(frames)
+    for op in ops:
         if op[0] == "add":
             label, prompt, max_tokens = op[1:4]
             tokens = encode(prompt)
-            lines.append("- " + tr("ex.n.arrives", lang, label=label, prompt=show_blocks(tokens, params["block_size"]),
+            lines.append("- " + tr("ex.n.arrives", lang, label=label, prompt=show_blocks(tokens, block_size),
                                    n=len(tokens), s=plural(len(tokens)), max_tokens=max_tokens))
         else:
             for _ in range(op[1] if len(op) > 1 else 1):
-                lines.append(narrate(built, [next(frames)], lang))
+                lines.append(narrate(built, [next(frame_iter)], lang, counts))
     return "\n".join(lines)

@@ -8,8 +8,8 @@ from random import Random
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
 from blockviz.exercises.engine import Built, build, check_scenario, encode
-from blockviz.exercises.kinds.common import fresh, labels_in, narrate, plural, sample, settled
-from blockviz.exercises.tables import pool_picture, show_blocks
+from blockviz.exercises.kinds.common import fresh, labels_in, ops_story, sample, settled
+from blockviz.exercises.tables import pool_picture
 from blockviz.trace import events as ev
 
 SEED_004 = {  # A generates 10, 11, ... and B 22, 23, ... (rule "count"), as in the seed004 scenario preset
@@ -28,18 +28,7 @@ def run_then(params: dict) -> tuple[Built, Built, list]:
 
 
 def then_story(params: dict, after: Built, frames: list, lang: str) -> str:
-    lines = []
-    frame_iter = iter(frames)
-    for op in params["then"]:
-        if op[0] == "add":
-            label, prompt, max_tokens = op[1:4]
-            tokens = encode(prompt)
-            lines.append("- " + tr("ex.n.arrives", lang, label=label, prompt=show_blocks(tokens, params["block_size"]),
-                                   n=len(tokens), s=plural(len(tokens)), max_tokens=max_tokens))
-        else:
-            for _ in range(op[1] if len(op) > 1 else 1):
-                lines.append(narrate(after, [next(frame_iter)], lang, counts=False))
-    return "\n".join(lines)
+    return ops_story(params["then"], after, frames, params["block_size"], lang, counts=False)
 
 
 def random_refs(rng: Random) -> dict:
