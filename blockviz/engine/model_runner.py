@@ -38,7 +38,22 @@ class ModelRunner:
         load_model(model, Path(config.model))  # checks everything before touching a parameter
         self.model = model.to(device=device, dtype=self.dtype).eval()
         self.generator = torch.Generator(device=device).manual_seed(seed)
+        if device.type == "cuda" and config.num_kvcache_blocks == -1:
+            self.warmup_model()
         self.allocate_kv_cache(kv_cache_memory)
+
+    def warmup_model(self):
+        """As nano-vllm: one prefill of the largest batch before the pool exists, so the peak
+        memory that sizes the pool includes the activations."""
+        torch.cuda.empty_cache()
+        torch.cuda.reset_peak_memory_stats(self.device)
+        max_model_len = self.config.max_model_len
+        num_seqs = max(1, min(self.config.max_num_batched_tokens // max_model_len, self.config.max_num_seqs))
+        seqs = [Sequence([0] * max_model_len, block_size=self.block_size) for _ in range(num_seqs)]
+        for seq in seqs:
+            seq.num_scheduled_tokens = max_model_len
+        self.run(seqs, True)
+        torch.cuda.empty_cache()
 
     def allocate_kv_cache(self, kv_cache_memory: int | None):
         config, hf = self.config, self.hf_config
@@ -91,6 +106,8 @@ class ModelRunner:
             cu_seqlens_k.append(cu_seqlens_k[-1] + seqlen_k)
             max_seqlen_q = max(seqlen_q, max_seqlen_q)
             max_seqlen_k = max(seqlen_k, max_seqlen_k)
+            if not seq.block_table:  # warmup
+                continue
             start_block = start // self.block_size
             end_block = (end + self.block_size - 1) // self.block_size
             for i in range(start_block, end_block):

@@ -65,3 +65,20 @@ def test_llm_generates_transformers_greedy_tokens(tmp_path):
     llm = LLM(tmp_path, device="cpu", kvcache_block_size=4, num_kvcache_blocks=32)
     out = llm.generate([prompt], SamplingParams(temperature=0, max_tokens=6, ignore_eos=True))
     assert out[0]["token_ids"] == expected
+
+
+def test_warmup_batch_runs_before_the_pool_exists(tmp_path):
+    """The warmup nano-vllm runs on CUDA before sizing the pool: sequences without block tables
+    and no KV cache bound. Checked here on CPU through the same code path."""
+    save_checkpoint(tmp_path, "qwen3")
+    config = Config(str(tmp_path), kvcache_block_size=4, num_kvcache_blocks=8, max_model_len=32,
+                    max_num_batched_tokens=96)
+    runner = ModelRunner(config, Qwen3Config.from_pretrained(tmp_path), torch.device("cpu"))
+    for module in runner.model.modules():  # as before allocate_kv_cache: no pool bound
+        if hasattr(module, "k_cache"):
+            module.k_cache = module.v_cache = torch.tensor([])
+    seqs = [Sequence([0] * 32, block_size=4) for _ in range(3)]
+    for seq in seqs:
+        seq.num_scheduled_tokens = 32
+    assert len(runner.run(seqs, True)) == 3
+    assert runner.last_slot_mapping == []
