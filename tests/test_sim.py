@@ -147,3 +147,12 @@ def test_empty_prompt_is_rejected():
     with pytest.raises(ValueError):
         sim.add([])
     assert sim.seqs == {} and sim.scheduler.is_finished()
+
+
+def test_package_exports_llm_lazily():
+    import subprocess
+    import sys
+    code = ("import sys, blockviz; assert 'torch' not in sys.modules; "
+            "from blockviz import LLM; assert 'torch' in sys.modules; print(LLM.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "LLM"
