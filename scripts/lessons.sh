@@ -4,4 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/python scripts/build_notebooks.py
-exec .venv/bin/jupyter lab --notebook-dir=. "${@}" notebooks/en/00_start_here.ipynb
+extra=()
+if [ "$(id -u)" = 0 ]; then
+    extra+=(--allow-root)  # JupyterLab refuses root without it (containers, CI boxes)
+fi
+exec .venv/bin/jupyter lab --notebook-dir=. "${extra[@]}" "${@}" notebooks/en/00_start_here.ipynb
