@@ -22,13 +22,8 @@ class Recorder:
     def emit(self, event: Event):
         self.pending.append(event)
 
-    def record(self, snapshot: Snapshot) -> Frame:
-        frame = Frame(snapshot.step, tuple(self.pending), snapshot)
+    def record(self, snapshot: Snapshot, payload: dict | None = None) -> Frame:
+        frame = Frame(snapshot.step, tuple(self.pending), snapshot, payload)
         self.pending.clear()
         self.frames.append(frame)
         return frame
-
-    def seek(self, step: int) -> Frame:
-        if not 0 <= step < len(self.frames):
-            raise IndexError(f"step {step} is not recorded (have 0..{len(self.frames) - 1})")
-        return self.frames[step]

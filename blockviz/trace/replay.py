@@ -82,11 +82,7 @@ class Replayer:
         self.num_steps += 1
         for event in record.live_events:
             self.recorder.emit(event)
-        frame = self.recorder.record(self.snapshot(is_prefill, scheduled))
-        if record.payload:
-            frame = Frame(frame.step, frame.events, frame.snapshot, dict(record.payload))
-            self.recorder.frames[-1] = frame
-        return frame
+        return self.recorder.record(self.snapshot(is_prefill, scheduled), dict(record.payload) or None)
 
 
 class LazyFrames(SequenceABC):

@@ -6,7 +6,6 @@ import pytest
 
 from blockviz.sim import Simulator
 from blockviz.trace import events as ev
-from blockviz.trace.recorder import Recorder
 from blockviz.trace.snapshot import take_snapshot
 
 
@@ -130,18 +129,6 @@ def test_listeners_hear_cursor_moves_and_new_frames():
     sim.seek(0)
     sim.forward()
     assert heard == [0, 1, 0, 1]
-
-
-def test_recorder_seek_out_of_range():
-    rec = Recorder()
-    with pytest.raises(IndexError):
-        rec.seek(0)
-    sim = Simulator(num_blocks=4, block_size=2)
-    with pytest.raises(IndexError):
-        sim.seek(1)
-    with pytest.raises(IndexError):
-        sim.seek(-2)
-    assert sim.cursor == 0
 
 
 def test_step_when_finished_is_an_error():
