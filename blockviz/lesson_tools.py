@@ -23,14 +23,13 @@ from typing import Any, Callable, Iterable
 
 from IPython.display import HTML, Markdown, display
 
-from blockviz.i18n import t as tr
+from blockviz.i18n import LANGS, t as tr
 from blockviz.trace.events import BlockReleased, Event
 from blockviz.trace.snapshot import Snapshot, SeqView
 from blockviz.views.render_view import render_view
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_DIR = PACKAGE_DIR.parent
-LANGS = ("en", "zh")
 
 # name -> title; the order is the course order
 LESSONS: dict[str, dict[str, str]] = {
@@ -45,55 +44,6 @@ LESSONS: dict[str, dict[str, str]] = {
     "08_beyond_nano_vllm": {"en": "Beyond nano-vllm", "zh": "nano-vllm 之外"},
     "09_classroom_demo": {"en": "The classroom demo", "zh": "课堂演示"},
 }
-
-UI: dict[str, dict[str, str]] = {
-    "reading": {"en": "Reading", "zh": "核心阅读"},
-    "practice": {"en": "practice", "zh": "练习另需"},
-    "minutes": {"en": "min", "zh": "分钟"},
-    "prereq": {"en": "Prerequisites", "zh": "前置"},
-    "none": {"en": "none", "zh": "无"},
-    "check": {"en": "Check", "zh": "核对"},
-    "your_answer": {"en": "your answer", "zh": "你的答案"},
-    "empty": {"en": "Write an answer first (or call `.check(your_answer)` on this exercise).",
-              "zh": "先写下答案（或对这道题调用 `.check(你的答案)`）。"},
-    "unreadable": {"en": "Could not read that answer: {error}", "zh": "读不懂这个答案：{error}"},
-    "right": {"en": "✓ Right: the engine agrees.", "zh": "✓ 正确：与引擎一致。"},
-    "wrong": {"en": "✗ Not what the engine computed. Explain to yourself why before you look: ",
-              "zh": "✗ 与引擎的结果不同。先自己解释原因，再展开看："},
-    "engine_says": {"en": "the engine says", "zh": "引擎的结果"},
-    "levels": {"en": "not yet|with notes|closed book", "zh": "还不会|看笔记能做|闭卷能做"},
-    "save": {"en": "Save on this computer", "zh": "保存在本机"},
-    "saved": {"en": "Saved to {path} (never sent anywhere).", "zh": "已保存到 {path}（不会发送到任何地方）。"},
-    "step": {"en": "step", "zh": "步"},
-    "source_lines": {"en": "lines {first}–{last}", "zh": "第 {first}–{last} 行"},
-    "col.label": {"en": "request", "zh": "请求"},
-    "col.row": {"en": "packed row", "zh": "打包行号"},
-    "col.position": {"en": "position t (RoPE)", "zh": "位置 t（RoPE）"},
-    "col.token_id": {"en": "token id", "zh": "token id"},
-    "col.logical": {"en": "logical block t // B", "zh": "逻辑块 t // B"},
-    "col.offset": {"en": "offset t % B", "zh": "块内偏移 t % B"},
-    "col.physical": {"en": "physical block", "zh": "物理块"},
-    "col.slot": {"en": "slot", "zh": "槽位 slot"},
-    "col.block": {"en": "block", "zh": "块"},
-    "col.in_free": {"en": "in free queue?", "zh": "在空闲队列？"},
-    "col.hash": {"en": "hash", "zh": "hash"},
-    "col.map": {"en": "map[hash] →", "zh": "map[hash] →"},
-    "col.ref": {"en": "ref_count", "zh": "ref_count"},
-    "col.state": {"en": "state", "zh": "状态"},
-    "col.holders": {"en": "block tables", "zh": "所在块表"},
-    "col.tokens": {"en": "tokens", "zh": "token"},
-    "col.index": {"en": "logical block", "zh": "逻辑块"},
-    "col.outcome": {"en": "can_allocate found", "zh": "can_allocate 的结果"},
-    "col.found": {"en": "map → block", "zh": "映射 → 块"},
-    "yes": {"en": "yes", "zh": "是"},
-    "no": {"en": "no", "zh": "否"},
-}
-
-
-def ui(key: str, lang: str, **fmt) -> str:
-    text = UI[key][lang]
-    return text.format(**fmt) if fmt else text
-
 
 def check_lang(lang: str) -> str:
     if lang not in LANGS:
@@ -218,7 +168,7 @@ def step_rows(timeline, step: int) -> list[Row]:
 def rows_markdown(rows: list[Row], lang: str, columns: Iterable[str] = ("label", "row", "position", "logical",
                                                                        "offset", "physical", "slot")) -> str:
     columns = tuple(columns)
-    head = "| " + " | ".join(ui(f"col.{c}", lang) for c in columns) + " |"
+    head = "| " + " | ".join(tr(f"lesson.col.{c}", lang) for c in columns) + " |"
     rule = "|" + "---|" * len(columns)
     body = ["| " + " | ".join(str(getattr(r, c)) for c in columns) + " |" for r in rows]
     return "\n".join([head, rule, *body])
@@ -238,7 +188,7 @@ def blocks_markdown(snapshot: Snapshot, lang: str, blocks: Iterable[int] | None 
     from blockviz.states import classify_block
     from blockviz.views.format import short_hash
     cols = ["block", "in_free", "hash", "map", "ref", "state", "holders", "tokens"]
-    lines = ["| " + " | ".join(ui(f"col.{c}", lang) for c in cols) + " |", "|" + "---|" * len(cols)]
+    lines = ["| " + " | ".join(tr(f"lesson.col.{c}", lang) for c in cols) + " |", "|" + "---|" * len(cols)]
     for i in (range(snapshot.num_blocks) if blocks is None else blocks):
         b = snapshot.blocks[i]
         mapped = snapshot.hash_to_block_id.get(b.hash) if b.hash != -1 else None
@@ -246,7 +196,7 @@ def blocks_markdown(snapshot: Snapshot, lang: str, blocks: Iterable[int] | None 
         text = (decode(b.token_ids) if decode else " ".join(map(str, b.token_ids))) if b.token_ids else ""
         state = classify_block(snapshot, i)
         lines.append("| " + " | ".join([
-            f"#{i}", ui("no" if i in snapshot.used_block_ids else "yes", lang), short_hash(b.hash),
+            f"#{i}", tr("lesson.no" if i in snapshot.used_block_ids else "lesson.yes", lang), short_hash(b.hash),
             "-" if mapped is None else f"#{mapped}", str(b.ref_count), f"**{state_name(state, lang)}**",
             ", ".join(holders) or "-", f"`{text}`" if text else ""]) + " |")
     return "\n".join(lines)
@@ -266,7 +216,7 @@ def probes_markdown(timeline, label: str, step: int, lang: str) -> str:
     before = timeline.snapshot(step - 1).seqs.get(seq.seq_id) if step > 0 else None
     probed_tokens = seq.token_ids[:before.num_tokens if before else seq.num_prompt_tokens]  # as can_allocate saw them
     cols = ["index", "tokens", "hash", "outcome", "found"]
-    lines = ["| " + " | ".join(ui(f"col.{c}", lang) for c in cols) + " |", "|" + "---|" * len(cols)]
+    lines = ["| " + " | ".join(tr(f"lesson.col.{c}", lang) for c in cols) + " |", "|" + "---|" * len(cols)]
     for p in probes:
         tokens = probed_tokens[p.index * B:(p.index + 1) * B]
         text = timeline.decode(tokens).replace("|", "\\|")
@@ -478,20 +428,20 @@ class Exercise:
     def feedback(self, answer) -> tuple[bool | None, str]:
         lang = self.lesson.lang
         if answer is None or (isinstance(answer, str) and not answer.strip()):
-            return None, ui("empty", lang)
+            return None, tr("lesson.empty", lang)
         try:
             value = parse_answer(answer) if isinstance(answer, str) else normalize(answer)
         except ValueError as error:
-            return None, ui("unreadable", lang, error=error)
+            return None, tr("lesson.unreadable", lang, error=error)
         if isinstance(self.expected, str) and self.expected in YES_NO and isinstance(value, bool):
             value = "true" if value else "false"
         if isinstance(self.expected, str) and self.expected in YES_NO and isinstance(value, str):
             value = YES_NO.get(value, value) if self.expected in ("yes", "no") else \
                 {"yes": "true", "no": "false"}.get(YES_NO.get(value, value), value)
         if value == self.expected:
-            return True, ui("right", lang) + (f" {self.explain}" if self.explain else "")
-        detail = f"{ui('engine_says', lang)}: `{self.expected}`" + (f". {self.explain}" if self.explain else "")
-        return False, (ui("wrong", lang) + f"<details><summary>…</summary>\n\n{detail}\n\n</details>")
+            return True, tr("lesson.right", lang) + (f" {self.explain}" if self.explain else "")
+        detail = f"{tr('lesson.engine_says', lang)}: `{self.expected}`" + (f". {self.explain}" if self.explain else "")
+        return False, (tr("lesson.wrong", lang) + f"<details><summary>…</summary>\n\n{detail}\n\n</details>")
 
     def check(self, answer):
         ok, message = self.feedback(answer)
@@ -500,8 +450,8 @@ class Exercise:
 
     def widget(self):
         import ipywidgets as w
-        box = w.Text(placeholder=ui("your_answer", self.lesson.lang), layout=w.Layout(width="24em"))
-        button = w.Button(description=ui("check", self.lesson.lang))
+        box = w.Text(placeholder=tr("lesson.your_answer", self.lesson.lang), layout=w.Layout(width="24em"))
+        button = w.Button(description=tr("lesson.check", self.lesson.lang))
         out = w.HTML()
 
         def on_click(_):
@@ -558,10 +508,10 @@ class Lesson:
         minutes = self.reading_minutes()
         parts = []
         if minutes is not None:
-            parts.append(f"**{ui('reading', lang)}** ≈ {minutes} {ui('minutes', lang)}")
-        parts.append(f"**{ui('practice', lang)}** {practice[0]}–{practice[1]} {ui('minutes', lang)}")
-        prereq = ", ".join(self.link(p) for p in prerequisites) or ui("none", lang)
-        parts.append(f"**{ui('prereq', lang)}**: {prereq}")
+            parts.append(f"**{tr('lesson.reading', lang)}** ≈ {minutes} {tr('lesson.minutes', lang)}")
+        parts.append(f"**{tr('lesson.practice', lang)}** {practice[0]}–{practice[1]} {tr('lesson.minutes', lang)}")
+        prereq = ", ".join(self.link(p) for p in prerequisites) or tr("lesson.none", lang)
+        parts.append(f"**{tr('lesson.prereq', lang)}**: {prereq}")
         display(Markdown(" · ".join(parts)))
 
     # views -------------------------------------------------------------------------------
@@ -637,7 +587,7 @@ class Lesson:
         notebook_dir = REPO_DIR / "notebooks" / self.lang
         href = os.path.relpath(REPO_DIR / path, notebook_dir).replace(os.sep, "/") + f"#L{first}"
         head = (f'<a href="{href}"><code>{path}#L{first}</code></a> · <code>{qualname}</code> · '
-                f'{ui("source_lines", self.lang, first=first, last=last)}')
+                f'{tr("lesson.source_lines", self.lang, first=first, last=last)}')
         if not show:
             display(HTML(head))
             return
@@ -655,20 +605,20 @@ class Lesson:
         """One row of buttons per skill; Save appends the ratings to ~/.blockviz/self_assessment.json
         (or $BLOCKVIZ_HOME). Nothing is written until Save is pressed, and nothing is sent anywhere."""
         import ipywidgets as w
-        levels = list(zip(ui("levels", self.lang).split("|"), LEVELS))  # (label, key): the file keeps the key
+        levels = list(zip(tr("lesson.levels", self.lang).split("|"), LEVELS))  # (label, key): the file keeps the key
         names = [self.text(en, zh) for en, zh in skills]
         rows, buttons = [], []
         for name in names:
             toggle = w.ToggleButtons(options=levels, value=None, style={"button_width": "9em"})
             buttons.append(toggle)
             rows.append(w.VBox([w.HTML(f"<b>{html.escape(name)}</b>"), toggle]))
-        save = w.Button(description=ui("save", self.lang), icon="save")
+        save = w.Button(description=tr("lesson.save", self.lang), icon="save")
         status = w.HTML()
 
         def on_save(_):
             ratings = {en: (b.value or "") for (en, _zh), b in zip(skills, buttons)}
             path = save_self_assessment(self.name, ratings, self.lang)
-            status.value = html.escape(ui("saved", self.lang, path=path))
+            status.value = html.escape(tr("lesson.saved", self.lang, path=path))
         save.on_click(on_save)
         box = w.VBox(rows + [w.HBox([save, status])])
         box.save_button, box.toggles = save, buttons  # for tests and for scripting

@@ -1,11 +1,11 @@
 """Interface strings in English and Chinese: one table, merged from one module per area.
 
-Each area module (views.py, exercises.py, demo.py) defines STRINGS = {key: {"en": ..., "zh": ...}}.
+Each area module (views.py, exercises.py, demo.py, lessons.py) defines STRINGS = {key: {"en": ..., "zh": ...}}.
 """
 from importlib import import_module
 
 LANGS = ("en", "zh")
-AREAS = ("views", "exercises", "demo")
+AREAS = ("views", "exercises", "demo", "lessons")
 
 
 def _merge() -> dict[str, dict[str, str]]:
