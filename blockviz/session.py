@@ -121,12 +121,8 @@ class Session(Timeline):
         """Run one engine step. Returns its frame (None when not recording)."""
         follow = self.cursor == self.last_step
         self.advance()
-        if not self.record:
-            return None
-        if follow:
-            self.cursor = self.last_step
-        self.notify()
-        return self.frames[self.num_steps]
+        self.moved(follow)
+        return self.frames[self.num_steps] if self.record else None
 
     def run(self, max_steps: int | None = None) -> int:
         """Step until every request finishes (or max_steps). Returns the steps taken."""
@@ -135,17 +131,22 @@ class Session(Timeline):
         while not self.is_finished() and (max_steps is None or steps < max_steps):
             self.advance()
             steps += 1
-        if self.record and steps:
-            if follow:
-                self.cursor = self.last_step
-            self.notify()
+        if steps:
+            self.moved(follow)
         return steps
+
+    def moved(self, follow: bool):
+        """After new steps: a cursor that was at the end stays at the end; views hear once."""
+        if not self.record:
+            return
+        if follow:
+            self.cursor = self.last_step
+        self.notify()
 
     def forward(self) -> Frame:
         """Move the cursor on; past the recorded end, run the engine one step."""
         if self.record and self.cursor == self.last_step and not self.is_finished():
-            self.step()
-            return self.seek(self.last_step)
+            return self.step()  # the cursor was at the end, so it follows the new step
         return super().forward()
 
     def snapshot(self, step: int | None = None) -> Snapshot:
