@@ -81,10 +81,13 @@ class ModelRunner:
                 module.v_cache = self.kv_cache[1, layer_id]
                 layer_id += 1
 
+    def as_tensor(self, values: list, dtype: torch.dtype) -> torch.Tensor:
+        return torch.tensor(values, dtype=dtype, device=self.device)
+
     def prepare_block_tables(self, seqs: list[Sequence]) -> torch.Tensor:
         max_len = max(len(seq.block_table) for seq in seqs)
         block_tables = [seq.block_table + [-1] * (max_len - len(seq.block_table)) for seq in seqs]
-        return torch.tensor(block_tables, dtype=torch.int32, device=self.device)
+        return self.as_tensor(block_tables, torch.int32)
 
     def prepare_prefill(self, seqs: list[Sequence]):
         input_ids = []
@@ -121,10 +124,9 @@ class ModelRunner:
                 slot_mapping.extend(range(slot_start, slot_end))
         if cu_seqlens_k[-1] > cu_seqlens_q[-1]:  # a cached prefix or a later chunk: read keys from the pool
             block_tables = self.prepare_block_tables(seqs)
-        as_tensor = lambda xs, dtype: torch.tensor(xs, dtype=dtype, device=self.device)
-        set_context(True, as_tensor(cu_seqlens_q, torch.int32), as_tensor(cu_seqlens_k, torch.int32),
-                    max_seqlen_q, max_seqlen_k, as_tensor(slot_mapping, torch.long), None, block_tables)
-        return as_tensor(input_ids, torch.long), as_tensor(positions, torch.long)
+        set_context(True, self.as_tensor(cu_seqlens_q, torch.int32), self.as_tensor(cu_seqlens_k, torch.int32),
+                    max_seqlen_q, max_seqlen_k, self.as_tensor(slot_mapping, torch.long), None, block_tables)
+        return self.as_tensor(input_ids, torch.long), self.as_tensor(positions, torch.long)
 
     def prepare_decode(self, seqs: list[Sequence]):
         input_ids = []
@@ -137,10 +139,9 @@ class ModelRunner:
             context_lens.append(len(seq))
             slot_mapping.append(seq.block_table[-1] * self.block_size + seq.last_block_num_tokens - 1)
         block_tables = self.prepare_block_tables(seqs)
-        as_tensor = lambda xs, dtype: torch.tensor(xs, dtype=dtype, device=self.device)
-        set_context(False, slot_mapping=as_tensor(slot_mapping, torch.long),
-                    context_lens=as_tensor(context_lens, torch.int32), block_tables=block_tables)
-        return as_tensor(input_ids, torch.long), as_tensor(positions, torch.long)
+        set_context(False, slot_mapping=self.as_tensor(slot_mapping, torch.long),
+                    context_lens=self.as_tensor(context_lens, torch.int32), block_tables=block_tables)
+        return self.as_tensor(input_ids, torch.long), self.as_tensor(positions, torch.long)
 
     def sample(self, logits: torch.Tensor, temperatures: torch.Tensor) -> torch.Tensor:
         greedy = logits.argmax(dim=-1)
