@@ -40,12 +40,13 @@ class LLMEngine(Session):
     """LLMEngine(model=None, **config): model=None runs the embedded default model.
 
     Extra keyword arguments: device ("cpu"/"cuda", default cuda when available),
+    dtype ("float32"/"bfloat16"/"float16"; default float32 on CPU, the checkpoint's on CUDA),
     kv_cache_memory (bytes for the pool on CPU when num_kvcache_blocks is -1), seed (sampling),
     kv_layer / kv_head (which K values the KV view keeps per step; None keeps none),
     record (build frames for the views; default True).
     """
 
-    def __init__(self, model: str | Path | None = None, device: str | None = None,
+    def __init__(self, model: str | Path | None = None, device: str | None = None, dtype: str | None = None,
                  kv_cache_memory: int | None = None, seed: int = 0, kv_layer: int | None = 0,
                  kv_head: int | None = 0, record: bool = True, **kwargs):
         names = {f.name for f in fields(Config)}
@@ -63,11 +64,13 @@ class LLMEngine(Session):
         if config.eos == -1 and hf_config.eos_token_id is not None:
             config.eos = hf_config.eos_token_id
         device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
-        self.model_runner = ModelRunner(config, hf_config, device, kv_cache_memory, seed)
+        self.model_runner = ModelRunner(config, hf_config, device, kv_cache_memory, seed, dtype)
         super().__init__(config, record)
         self.tokenizer = tokenizer
         self.kv_layer, self.kv_head = kv_layer, kv_head
-        self.meta.update(model=model_dir.name, device=str(device), block_bytes=self.model_runner.block_bytes)
+        dtype_name = str(self.model_runner.dtype).removeprefix("torch.")
+        self.meta.update(model=model_dir.name, device=str(device), dtype=dtype_name,
+                         block_bytes=self.model_runner.block_bytes)
 
     @property
     def pool_summary(self) -> str:
@@ -75,7 +78,8 @@ class LLMEngine(Session):
         blocks, size, per_block = self.config.num_kvcache_blocks, self.config.kvcache_block_size, \
             self.model_runner.block_bytes
         return (f"KV pool: {blocks} blocks × {size} tokens, {per_block:,} bytes per block "
-                f"({per_block // size:,} per token), {blocks * per_block / 2**20:.1f} MiB on {self.meta['device']}")
+                f"({per_block // size:,} per token), {blocks * per_block / 2**20:.1f} MiB of {self.meta['dtype']} "
+                f"on {self.meta['device']}")
 
     def check_request(self, seq: Sequence):
         longest = seq.num_prompt_tokens + seq.max_tokens

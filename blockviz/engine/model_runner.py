@@ -19,6 +19,39 @@ from blockviz.utils.loader import load_model
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
 
+def model_dtype(hf_config: Qwen3Config, device: torch.device, dtype: str | None) -> torch.dtype:
+    """The dtype of weights and KV pool: as asked, else float32 on CPU (exact lessons and tests) and
+    the checkpoint's torch_dtype on CUDA (bfloat16 when it names none, as Qwen3 ships)."""
+    if dtype is not None:
+        if dtype not in DTYPES:
+            raise ValueError(f"dtype must be one of {sorted(DTYPES)}, got {dtype!r}")
+        return DTYPES[dtype]
+    if device.type == "cpu":
+        return torch.float32
+    return DTYPES.get(hf_config.torch_dtype, torch.bfloat16)
+
+
+def build_model(hf_config: Qwen3Config, path: Path, dtype: torch.dtype, device: torch.device) -> Qwen3ForCausalLM:
+    """As nano-vllm: built under the target default dtype, so parameters are born in it while
+    buffers made explicitly in float32 (the RoPE cos/sin cache) stay exact; a later
+    `.to(dtype)` would round those too."""
+    default = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)
+    try:
+        model = Qwen3ForCausalLM(hf_config)
+    finally:
+        torch.set_default_dtype(default)
+    load_model(model, path)  # checks everything before touching a parameter
+    return model.to(device).eval()
+
+
+def gpu_kv_budget(total: int, free: int, peak: int, current: int, utilization: float) -> int:
+    """nano-vllm's pool budget: the utilisation target, less what the device already uses, less
+    the activation peak of the warmup batch (peak - current: memory freed again but needed at run)."""
+    used = total - free
+    return int(total * utilization - used - peak + current)
+
+
 def kv_bytes_per_block(hf_config: Qwen3Config, block_size: int, dtype: torch.dtype) -> int:
     head_dim = hf_config.head_dim or hf_config.hidden_size // hf_config.num_attention_heads
     itemsize = torch.empty((), dtype=dtype).element_size()
@@ -28,15 +61,13 @@ def kv_bytes_per_block(hf_config: Qwen3Config, block_size: int, dtype: torch.dty
 class ModelRunner:
 
     def __init__(self, config: Config, hf_config: Qwen3Config, device: torch.device,
-                 kv_cache_memory: int | None = None, seed: int = 0):
+                 kv_cache_memory: int | None = None, seed: int = 0, dtype: str | None = None):
         self.config = config
         self.hf_config = hf_config
         self.block_size = config.kvcache_block_size
         self.device = device
-        self.dtype = torch.float32 if device.type == "cpu" else DTYPES.get(hf_config.torch_dtype, torch.bfloat16)
-        model = Qwen3ForCausalLM(hf_config)
-        load_model(model, Path(config.model))  # checks everything before touching a parameter
-        self.model = model.to(device=device, dtype=self.dtype).eval()
+        self.dtype = model_dtype(hf_config, device, dtype)
+        self.model = build_model(hf_config, Path(config.model), self.dtype, device)
         self.generator = torch.Generator(device=device).manual_seed(seed)
         if device.type == "cuda" and config.num_kvcache_blocks == -1:
             self.warmup_model()
@@ -62,10 +93,9 @@ class ModelRunner:
             if self.device.type == "cuda":
                 # as nano-vllm: what the utilisation target leaves after weights and activations
                 free, total = torch.cuda.mem_get_info(self.device)
-                used = total - free
                 stats = torch.cuda.memory_stats(self.device)
-                peak, current = stats["allocated_bytes.all.peak"], stats["allocated_bytes.all.current"]
-                budget = int(total * config.gpu_memory_utilization - used - peak + current)
+                budget = gpu_kv_budget(total, free, stats["allocated_bytes.all.peak"],
+                                       stats["allocated_bytes.all.current"], config.gpu_memory_utilization)
             else:
                 budget = kv_cache_memory if kv_cache_memory is not None else 256 * 2**20
             config.num_kvcache_blocks = budget // self.block_bytes

@@ -3,6 +3,7 @@ whatever the block size, caching, chunking or preemption."""
 import random
 
 import pytest
+import torch
 
 from blockviz.engine.llm_engine import LLMEngine
 from blockviz.llm import LLM
@@ -52,6 +53,21 @@ def test_prefix_hits_chunking_and_preemption_change_nothing(model_dir, prompts, 
     tight = LLM(model_dir, device="cpu", kvcache_block_size=4, num_kvcache_blocks=10)
     assert [o["token_ids"] for o in tight.generate(prompts, GREEDY)] == expected
     assert any(e.kind == "preempt" for f in tight.frames for e in f.events)
+
+
+def test_bfloat16_engine_runs_through_every_path(model_dir, prompts):
+    """CUDA's dtype through the whole engine on CPU: prefix hits, chunked prefill and preemption all
+    run to the end. Tokens are not compared across paths: bfloat16 rounding depends on batch shapes
+    and flips near ties (one prompt here has 4.5197 against 4.5187); the logits are compared in
+    tests/engine/test_model_runner.py."""
+    for options in ({}, {"max_num_batched_tokens": 7}, {"num_kvcache_blocks": 10}):
+        llm = LLM(model_dir, device="cpu", dtype="bfloat16", **{"kvcache_block_size": 4, "num_kvcache_blocks": 64,
+                                                                  **options})
+        for _ in range(2):  # the second round hits the first one's blocks
+            outputs = llm.generate(prompts, GREEDY)
+            assert [len(o["token_ids"]) for o in outputs] == [GREEDY.max_tokens] * len(prompts)
+        assert llm.model_runner.kv_cache.dtype is torch.bfloat16
+    assert "MiB of bfloat16 on cpu" in llm.pool_summary
 
 
 def test_kv_writes_are_recorded_with_values(model_dir, prompts):

@@ -5,7 +5,7 @@ import torch
 from tokenizers import Tokenizer, models
 
 from blockviz.config import Config
-from blockviz.engine.model_runner import ModelRunner
+from blockviz.engine.model_runner import ModelRunner, gpu_kv_budget
 from blockviz.engine.sequence import Sequence
 from blockviz.llm import LLM
 from blockviz.models.config import Qwen3Config
@@ -82,3 +82,53 @@ def test_warmup_batch_runs_before_the_pool_exists(tmp_path):
         seq.num_scheduled_tokens = 32
     assert len(runner.run(seqs, True)) == 3
     assert runner.last_slot_mapping == []
+
+
+def test_bfloat16_keeps_the_rope_cache_in_float32(tmp_path):
+    """The dtype CUDA runs in, checked on CPU: weights and pool in bfloat16, RoPE's cos/sin exact
+    (a blanket `.to(bfloat16)` would round them), logits within bfloat16 error of fp32's."""
+    reference = save_checkpoint(tmp_path, "qwen3")
+    hf_config = Qwen3Config.from_pretrained(tmp_path)
+    runners = {dtype: ModelRunner(Config(str(tmp_path), kvcache_block_size=4, num_kvcache_blocks=16), hf_config,
+                                  torch.device("cpu"), dtype=dtype) for dtype in ("float32", "bfloat16")}
+    half = runners["bfloat16"]
+    assert {p.dtype for p in half.model.parameters()} == {torch.bfloat16}
+    assert half.kv_cache.dtype == torch.bfloat16
+    assert half.block_bytes * 2 == runners["float32"].block_bytes
+    rope = [m.cos_sin_cache for m in half.model.modules() if hasattr(m, "cos_sin_cache")]
+    assert rope and all(cache.dtype == torch.float32 for cache in rope)
+    assert torch.get_default_dtype() == torch.float32  # building under bfloat16 leaves no trace
+    prompt = list(range(3, 14))
+    logits = {}
+    for dtype, runner in runners.items():
+        seq = Sequence(prompt, block_size=4)
+        seq.block_table = [9, 2, 5]
+        seq.num_scheduled_tokens = len(prompt)
+        logits[dtype] = runner.run_model([seq], is_prefill=True)[0].float()
+    with torch.no_grad():
+        expected = reference(torch.tensor([prompt])).logits[0, -1]
+    torch.testing.assert_close(logits["float32"], expected, atol=1e-4, rtol=1e-4)
+    scale = expected.abs().max().item()
+    assert (logits["bfloat16"] - expected).abs().max().item() < 0.03 * scale
+    # a chunked prefill reads the first chunk's keys back from the bfloat16 pool
+    seq = Sequence(prompt, block_size=4)
+    seq.block_table = [9, 2, 5]
+    seq.num_scheduled_tokens = 8
+    half.run_model([seq], is_prefill=True)
+    seq.num_cached_tokens, seq.num_scheduled_tokens = 8, len(prompt) - 8
+    chunked = half.run_model([seq], is_prefill=True)[0].float()
+    assert (chunked - expected).abs().max().item() < 0.03 * scale
+
+
+def test_unknown_dtype_is_refused_before_loading(tmp_path):
+    save_checkpoint(tmp_path, "qwen3")
+    with pytest.raises(ValueError, match="dtype must be one of"):
+        ModelRunner(Config(str(tmp_path), num_kvcache_blocks=4), Qwen3Config.from_pretrained(tmp_path),
+                    torch.device("cpu"), dtype="int8")
+
+
+def test_gpu_budget_leaves_room_for_the_activation_peak():
+    gib = 2**30
+    # 80 GiB device, 2 GiB used by others, weights 1 GiB (current), warmup peak 5 GiB
+    budget = gpu_kv_budget(total=80 * gib, free=77 * gib, peak=5 * gib, current=1 * gib, utilization=0.9)
+    assert budget == int(80 * gib * 0.9) - 3 * gib - 4 * gib
