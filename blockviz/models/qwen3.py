@@ -6,7 +6,10 @@ Differences from nano-vllm's qwen3.py, on purpose:
   qkv_proj/gate_up_proj. The parameter names then equal the HuggingFace checkpoint names, so the
   loader copies tensors by name with no packed_modules_mapping; the cost (two or three small matmuls
   instead of one) does not matter at this project's sizes;
-- tied embeddings share one Parameter (not just its data), so training updates a single matrix.
+- tied embeddings share one Parameter (not just its data), so training updates a single matrix;
+- one RoPE module per model, handed to every layer. nano-vllm shares one per process through
+  lru_cache on get_rope; a second model moved to another device would then move the first one's.
+  Per layer instead, Qwen3-0.6B's 40 960-position cos/sin cache would cost 28 × 21 MB.
 """
 import torch
 from torch import nn
@@ -15,7 +18,7 @@ from blockviz.layers.activation import SiluAndMul
 from blockviz.layers.attention import Attention
 from blockviz.layers.embed_head import LMHead, VocabEmbedding
 from blockviz.layers.layernorm import RMSNorm
-from blockviz.layers.rotary_embedding import get_rope
+from blockviz.layers.rotary_embedding import RotaryEmbedding, get_rope
 from blockviz.models.config import Qwen3Config
 from blockviz.utils.context import reset_context, set_context
 
@@ -27,12 +30,10 @@ class Qwen3Attention(nn.Module):
         hidden_size: int,
         num_heads: int,
         num_kv_heads: int,
-        max_position: int,
         head_dim: int | None,
         rms_norm_eps: float,
         qkv_bias: bool,
-        rope_theta: float,
-        rope_scaling: dict | None,
+        rotary_emb: RotaryEmbedding,
     ) -> None:
         super().__init__()
         if num_heads % num_kv_heads:
@@ -47,7 +48,7 @@ class Qwen3Attention(nn.Module):
         self.k_proj = nn.Linear(hidden_size, self.kv_size, bias=qkv_bias)
         self.v_proj = nn.Linear(hidden_size, self.kv_size, bias=qkv_bias)
         self.o_proj = nn.Linear(self.q_size, hidden_size, bias=False)
-        self.rotary_emb = get_rope(self.head_dim, max_position, rope_theta, rope_scaling)
+        self.rotary_emb = rotary_emb
         self.attn = Attention(num_heads, self.head_dim, self.head_dim ** -0.5, num_kv_heads)
         if not qkv_bias:
             # Qwen3 normalises each head's q and k; Qwen2 (with qkv bias) does not (nano-vllm's rule).
@@ -83,18 +84,16 @@ class Qwen3MLP(nn.Module):
 
 class Qwen3DecoderLayer(nn.Module):
 
-    def __init__(self, config: Qwen3Config) -> None:
+    def __init__(self, config: Qwen3Config, rotary_emb: RotaryEmbedding) -> None:
         super().__init__()
         self.self_attn = Qwen3Attention(
             hidden_size=config.hidden_size,
             num_heads=config.num_attention_heads,
             num_kv_heads=config.num_key_value_heads,
-            max_position=config.max_position_embeddings,
             head_dim=config.head_dim,
             rms_norm_eps=config.rms_norm_eps,
             qkv_bias=config.attention_bias,
-            rope_theta=config.rope_theta,
-            rope_scaling=config.rope_scaling,
+            rotary_emb=rotary_emb,
         )
         self.mlp = Qwen3MLP(config.hidden_size, config.intermediate_size, config.hidden_act)
         self.input_layernorm = RMSNorm(config.hidden_size, eps=config.rms_norm_eps)
@@ -121,7 +120,9 @@ class Qwen3Model(nn.Module):
     def __init__(self, config: Qwen3Config) -> None:
         super().__init__()
         self.embed_tokens = VocabEmbedding(config.vocab_size, config.hidden_size)
-        self.layers = nn.ModuleList([Qwen3DecoderLayer(config) for _ in range(config.num_hidden_layers)])
+        head_dim = config.head_dim or config.hidden_size // config.num_attention_heads
+        rotary_emb = get_rope(head_dim, config.max_position_embeddings, config.rope_theta, config.rope_scaling)
+        self.layers = nn.ModuleList([Qwen3DecoderLayer(config, rotary_emb) for _ in range(config.num_hidden_layers)])
         self.norm = RMSNorm(config.hidden_size, eps=config.rms_norm_eps)
 
     def forward(self, input_ids: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:

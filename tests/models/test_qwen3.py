@@ -47,6 +47,13 @@ def test_tied_embeddings_share_one_parameter(tiny: dict):
     assert untied.lm_head.weight is not untied.model.embed_tokens.weight
 
 
+def test_layers_share_one_rope_module_per_model(tiny: dict):
+    first, second = Qwen3ForCausalLM(Qwen3Config(**tiny)), Qwen3ForCausalLM(Qwen3Config(**tiny))
+    ropes = {id(layer.self_attn.rotary_emb) for layer in first.model.layers}
+    assert len(first.model.layers) > 1 and len(ropes) == 1
+    assert first.model.layers[0].self_attn.rotary_emb is not second.model.layers[0].self_attn.rotary_emb
+
+
 def test_attention_bias_means_qwen2_style_without_qk_norm(tiny: dict):
     attn = Qwen3ForCausalLM(Qwen3Config(**{**tiny, "attention_bias": True})).model.layers[0].self_attn
     assert attn.q_proj.bias is not None and not hasattr(attn, "q_norm")
