@@ -1,0 +1,70 @@
+"""Write a randomly initialised Qwen3 checkpoint folder, so the GPU benchmarks run on a box that
+has no checkpoint and no network.
+
+    .venv/bin/python bench/random_checkpoint.py OUT_DIR [--shape qwen3-0.6b|tiny]
+
+qwen3-0.6b has Qwen3-0.6B's shapes (28 layers, 16 query / 8 KV heads of 128, vocabulary 151 936,
+bfloat16), so speed and memory are those of the real model; its text is noise. The tokenizer is
+the embedded model's (4 096 tokens): larger ids decode to replacement characters.
+"""
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import torch
+from safetensors.torch import save_file
+
+from blockviz.models import DEFAULT_MODEL_DIR
+from blockviz.models.config import Qwen3Config
+from blockviz.models.qwen3 import Qwen3ForCausalLM
+
+SHAPES = {
+    "qwen3-0.6b": {"vocab_size": 151936, "hidden_size": 1024, "intermediate_size": 3072, "num_hidden_layers": 28,
+                   "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 128,
+                   "max_position_embeddings": 40960, "rope_theta": 1000000.0, "eos_token_id": 151645,
+                   "torch_dtype": "bfloat16"},
+    "tiny": {"vocab_size": 4096, "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+             "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "max_position_embeddings": 512,
+             "rope_theta": 10000.0, "eos_token_id": 0, "torch_dtype": "float32"},
+}
+COMMON = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_act": "silu", "rms_norm_eps": 1e-6,
+          "attention_bias": False, "tie_word_embeddings": True}
+
+
+def write_random_checkpoint(out: Path, shape: str, seed: int = 0) -> Path:
+    config = {**COMMON, **SHAPES[shape]}
+    dtype = getattr(torch, config["torch_dtype"])
+    torch.manual_seed(seed)
+    default = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)  # born in the checkpoint's dtype: half the memory of float32 then a cast
+    try:
+        model = Qwen3ForCausalLM(Qwen3Config.from_dict(config))
+    finally:
+        torch.set_default_dtype(default)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if "norm" in name:
+                p.fill_(1.0)
+            else:
+                p.normal_(0, 0.02)
+    out.mkdir(parents=True, exist_ok=True)
+    state = {k: v.contiguous() for k, v in model.state_dict().items() if k != "lm_head.weight"}  # tied
+    save_file(state, str(out / "model.safetensors"))
+    (out / "config.json").write_text(json.dumps(config, indent=1))
+    shutil.copy(DEFAULT_MODEL_DIR / "tokenizer.json", out / "tokenizer.json")
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--shape", choices=sorted(SHAPES), default="qwen3-0.6b")
+    args = parser.parse_args()
+    path = write_random_checkpoint(args.out, args.shape)
+    size = sum(f.stat().st_size for f in path.iterdir())
+    print(f"wrote a random {args.shape} checkpoint to {path} ({size / 2**20:.0f} MiB)")
+
+
+if __name__ == "__main__":
+    main()
