@@ -125,7 +125,7 @@ class DemoSettings:
         self.check_options()
         import torch
         from blockviz.engine.llm_engine import TokenizerFile
-        from blockviz.engine.model_runner import DTYPES, kv_bytes_per_block
+        from blockviz.engine.model_runner import kv_bytes_per_block, model_dtype
         from blockviz.models.config import Qwen3Config
 
         device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
@@ -140,8 +140,7 @@ class DemoSettings:
             tokenizer = TokenizerFile(self.model_dir / "tokenizer.json")
         except (OSError, ValueError) as e:
             raise DemoError(str(e)) from None
-        dtype = torch.float32 if device == "cpu" else DTYPES.get(hf.torch_dtype, torch.bfloat16)
-        block_bytes = kv_bytes_per_block(hf, self.block_size, dtype)
+        block_bytes = kv_bytes_per_block(hf, self.block_size, model_dtype(hf, torch.device(device), None))
         if self.kv_memory is not None:
             num_blocks = self.kv_memory // block_bytes
             if num_blocks < 1:
