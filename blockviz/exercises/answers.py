@@ -81,6 +81,17 @@ def parse_int(answer) -> int:
     return values[0]
 
 
+_THOUSANDS = re.compile(r"(?<=\d)[,_ ](?=\d{3}(?!\d))")
+_UNIT = re.compile(r"\s*(bytes?|b|kib|mib|gib|blocks?|tokens?|slots?|keys?|字节|个块|块|个)\s*$", re.IGNORECASE)
+
+
+def parse_amount(answer) -> int:
+    """One whole number, perhaps with thousands separators (1,835,008) and a unit word (28 MiB, 1170 blocks).
+    The unit is only read past, never converted: the question says which unit it asks for."""
+    text = _UNIT.sub("", _THOUSANDS.sub("", normalize(answer)))
+    return parse_int(text)
+
+
 YES = {"yes", "y", "true", "t", "1", "是", "是的", "对", "要", "需要", "会", "有"}
 NO = {"no", "n", "false", "f", "0", "否", "不", "不是", "不要", "不需要", "不会", "没有", "无"}
 

@@ -33,6 +33,7 @@ class Feedback:
     key: str
     fmt: dict = field(default_factory=dict)
     misconception: str | None = None
+    also: tuple[str, ...] = ()  # keys of other known mistakes that give the same wrong answer
 
 
 def partial(key: str, wrong: list, total: int, **fmt) -> "Feedback":
@@ -148,7 +149,9 @@ class Exercise:
             return Result(False, tr("ex.answer.unreadable", lang, error=type(e).__name__), malformed=True)
         if feedback is None:
             return Result(False, tr("ex.check.wrong", lang))
-        message = tr(feedback.key, lang, **feedback.fmt) + " " + tr("ex.check.try_again", lang)
+        message = " ".join([tr(feedback.key, lang, **feedback.fmt)]
+                           + [tr("ex.check.or", lang, why=tr(key, lang, **feedback.fmt)) for key in feedback.also]
+                           + [tr("ex.check.try_again", lang)])
         return Result(False, message, feedback.misconception)
 
     def hint(self, lang: str | None = None) -> str:

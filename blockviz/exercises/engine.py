@@ -10,6 +10,7 @@ A prompt is a string (one token per character) or a list of token ids. Requests 
 early: the Simulator runs without EOS, so a request finishes exactly when it reaches max_tokens.
 """
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence
@@ -122,3 +123,54 @@ def step_slot_mapping(block_table: list[int], block_size: int, start: int, end: 
         base = block_table[i] * block_size
         slots.extend(range(base + first, base + last))
     return slots
+
+
+# --- what the model runner builds for a step the scheduler really scheduled ----------------
+
+@dataclass
+class StepBatch:
+    """The requests one engine step hands to the model, as they are when it computes, and what
+    ModelRunner.prepare_prefill / prepare_decode build from them (lesson_tools.prepare_inputs runs
+    the model runner's own methods on them, without a model)."""
+    is_prefill: bool
+    labels: list[str]          # batch order
+    tokens: list[list[int]]    # token_ids
+    lengths: list[int]         # len(seq)
+    cached: list[int]          # num_cached_tokens
+    scheduled: list[int]       # num_scheduled_tokens
+    tables: list[list[int]]    # block tables (after allocate / may_append)
+    inputs: dict[str, Any]     # input_ids, positions, slot_mapping, cu_seqlens_q/k, context_lens, block_tables, ...
+
+
+def on_compute(built: Built, callback: Callable[[list[Sequence], bool], None]) -> Callable[[], None]:
+    """Call `callback(seqs, is_prefill)` each time the engine computes a step, before the scheduler's
+    postprocess moves anything. Returns the function that stops it."""
+    sim = built.sim
+    compute = sim.compute
+
+    def spy(seqs: list[Sequence], is_prefill: bool) -> list[int]:
+        callback(seqs, is_prefill)
+        return compute(seqs, is_prefill)
+
+    sim.compute = spy
+    return lambda: delattr(sim, "compute")
+
+
+def next_batch(built: Built) -> tuple[StepBatch, Frame]:
+    """Run one more step of `built` and return the batch it computed."""
+    from blockviz.lesson_tools import prepare_inputs
+    batches = []
+
+    def keep(seqs: list[Sequence], is_prefill: bool) -> None:
+        batches.append(StepBatch(is_prefill, [built.label(s.seq_id) for s in seqs],
+                                 [list(s.token_ids) for s in seqs], [len(s) for s in seqs],
+                                 [s.num_cached_tokens for s in seqs], [s.num_scheduled_tokens for s in seqs],
+                                 [list(s.block_table) for s in seqs],
+                                 prepare_inputs(seqs, is_prefill, built.sim.config.kvcache_block_size)))
+
+    stop = on_compute(built, keep)
+    try:
+        frame = built.step()
+    finally:
+        stop()
+    return batches[0], frame

@@ -12,10 +12,42 @@ from pathlib import Path
 
 from blockviz.exercises.core import LANGS, Exercise, tr
 from blockviz.exercises.kinds.refs import SEED_004 as SEED_004_REFS
+from blockviz.scenarios import load_scenario
 
 # Seed 004 (lesson 25): B = 4, request A holds tokens 0..9, block_table [5, 2, 7]. The block ids
 # come from the free queue: Simulator(free_order=[5, 2, 7, 0, 1, 3, 4, 6]) (engine.full_order).
 SEED_004_SLOTS = {"block_size": 4, "block_table": [5, 2, 7], "num_tokens": 10, "positions": [3, 4, 5, 6]}
+
+
+
+
+def preset(name: str) -> tuple[dict, list]:
+    """A preset scenario (blockviz/scenarios, `blockviz simulate --list`) as exercise params: its pool, and
+    its requests as setup ops, each added once as many steps have run as its at_step says."""
+    scenario = load_scenario(name)
+    ops, steps = [], 0
+    for r in sorted(scenario.requests, key=lambda r: r.at_step):
+        if r.at_step > steps:
+            ops.append(["step", r.at_step - steps])
+            steps = r.at_step
+        ops.append(["add", r.label, r.prompt, r.max_tokens])
+    return {"block_size": scenario.block_size, "num_blocks": scenario.num_blocks}, ops
+
+
+# nano-vllm's bug reports (lesson 08): ops are [add A, step 1, add B] (#144), [add A, step 1, add C, step 1,
+# add D] (#163), [add A, add B] (#219).
+N144, N144_OPS = preset("nano144_aligned_prompt")
+N163, N163_OPS = preset("nano163_reused_block")
+N219, N219_OPS = preset("nano219_duplicate_blocks")
+
+# Lesson 07's batch, with one token per character: A ran first; B (A's prompt and more) and C share a prefill.
+LESSON7_BATCH = {"block_size": 4, "num_blocks": 16, "free_order": [9, 3, 12, 6, 1, 14, 7, 0, 10, 4],
+                 "setup": [["add", "A", "thecatsaton", 1], ["step", 1], ["add", "B", "thecatsatonthemat", 4],
+                           ["add", "C", "adog", 4]]}
+# The classroom demo's first moment, small: the second request arrives while the first, with the same
+# system prompt, is still running.
+SYSTEM = "You_are_kind_"
+DEMO_SHARE = {"block_size": 4, "num_blocks": 16, "setup": [["add", "A", SYSTEM + "Who?", 8], ["step", 1]]}
 
 
 @dataclass(frozen=True)
@@ -66,6 +98,49 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
     PracticeSet("lesson5", [
         Item("wasted_slots", 1), Item("wasted_slots", 2),
         Item("can_allocate", 5), Item("preemption", 1, note="ex.set.note.preempt"), Item("preemption", 2),
+    ]),
+    PracticeSet("lesson6", [
+        Item("kv_bytes", params={"model": "default", "dtype": "float32", "block_size": 16, "ask": "block_bytes"},
+             note="ex.set.note.kv_default"),
+        Item("kv_bytes", params={"model": "qwen3-0.6b", "dtype": "bfloat16", "block_size": 256, "ask": "block_mib"},
+             note="ex.set.note.kv_qwen"),
+        Item("kv_bytes", 2), Item("kv_bytes", 5),
+        Item("can_allocate", params={"block_size": 4, "num_blocks": 16, "new": "Itisatruthuniversally",
+                                     "setup": [["add", "A", "Itisatruthuniversally", 1], ["step", 1]]},
+             note="ex.set.note.again"),
+        Item("lifetime", params={"block_size": 4, "prompt": "Itisatruthuniversally", "max_tokens": 8,
+                                 "earlier": "Itisatruthuniversally", "ask": "slots"}, note="ex.set.note.lifetime"),
+        Item("lifetime", 3), Item("slot", 13),
+    ]),
+    PracticeSet("lesson7", [
+        Item("prefill_batch", params={**LESSON7_BATCH, "ask": "cu_seqlens_q"}, note="ex.set.note.lesson7_batch"),
+        Item("prefill_batch", params={**LESSON7_BATCH, "ask": "cu_seqlens_k"}),
+        Item("prefill_batch", 1), Item("prefill_batch", 6), Item("prefill_batch", 0),
+        Item("decode_mask", 1, note="ex.set.note.decode_mask"), Item("decode_mask", 2),
+        Item("slot_mapping", 7),
+    ]),
+    PracticeSet("lesson8", [
+        Item("hit_pattern", params={**N144, "setup": N144_OPS[:2], "new": N144_OPS[2][2]}, note="ex.set.note.n144"),
+        Item("prefill_batch", params={**N144, "setup": N144_OPS, "ask": "slot_mapping"}, note="ex.set.note.n144_slots"),
+        Item("hit_pattern", params={**N163, "setup": N163_OPS[:4], "new": N163_OPS[4][2]}, note="ex.set.note.n163"),
+        Item("admission_cost", params={**N163, "setup": N163_OPS[:4], "new": N163_OPS[4][2]}),
+        Item("ref_counts", params={**N219, "setup": [], "then": N219_OPS + [["step", 1]], "ask": [0, 1, 3, 4]},
+             note="ex.set.note.n219"),
+        Item("pool_states", params={**N219, "setup": N219_OPS + [["step", 2]], "ask": [0, 1, 3, 4]},
+             note="ex.set.note.n219_after"),
+        Item("block_table", params={**N219, "setup": N219_OPS + [["step", 2]], "new": N219_OPS[0][2] + "xyz"}),
+    ]),
+    PracticeSet("lesson9", [
+        Item("can_allocate", params={**DEMO_SHARE, "new": SYSTEM + "Why_not?"}, note="ex.set.note.demo_share"),
+        Item("admission_cost", params={**DEMO_SHARE, "new": SYSTEM + "Why_not?"}),
+        Item("ref_counts", params={**DEMO_SHARE, "ask": [0, 1, 2, 3],
+                                   "then": [["add", "B", SYSTEM + "Why_not?", 8], ["step", 1],
+                                            ["add", "C", SYSTEM + "Where?", 8], ["step", 1]]}),
+        Item("decode_block", 4, note="ex.set.note.decode"),
+        Item("lifetime", 2, note="ex.set.note.lifetime"),
+        Item("kv_bytes", params={"model": "qwen3-0.6b", "dtype": "bfloat16", "block_size": 16, "ask": "blocks_fit",
+                                 "memory": "2G"}, note="ex.set.note.demo_memory"),
+        Item("preemption", 3, note="ex.set.note.preempt"),
     ]),
     PracticeSet("lesson25", [
         Item("slot_mapping", params=SEED_004_SLOTS, note="ex.set.note.seed004_slots"),

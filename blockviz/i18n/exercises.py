@@ -40,6 +40,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "✗ Not quite. Check each step again, or ask for a hint.",
         "zh": "✗ 还不对。请逐步再检查一遍，或请求提示。"},
     "ex.check.try_again": {"en": "Try again.", "zh": "再试一次。"},
+    "ex.check.or": {"en": "Or: {why}", "zh": "也可能是：{why}"},
     "ex.check.none_right": {
         "en": "None of the entries is right yet. Go through the first one step by step, or ask for a hint.",
         "zh": "目前没有一项是对的。先一步一步算第一项，或请求提示。"},
@@ -102,6 +103,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "decode_block.title": {"en": "Does a decode step need a new block?", "zh": "decode 这一步要不要新块？"},
     "wasted_slots.title": {"en": "Empty slots in allocated blocks", "zh": "已分配块里的空槽"},
     "preemption.title": {"en": "Preemption victim and its blocks", "zh": "抢占对象及其块"},
+    "kv_bytes.title": {"en": "What the KV cache costs", "zh": "KV 缓存占多少内存"},
+    "lifetime.title": {"en": "Slots written and blocks held over a request's life",
+                       "zh": "一个请求一生写入的槽位与持有的块"},
+    "prefill_batch.title": {"en": "The prefill batch: cu_seqlens and slot_mapping",
+                            "zh": "预填充批次：cu_seqlens 与 slot_mapping"},
+    "decode_mask.title": {"en": "Keys the decode mask hides", "zh": "解码掩码挡住的 key"},
 
     # --- slot / slot_mapping ------------------------------------------------------------------
     "slots.intro": {
@@ -485,6 +492,257 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "答案：**{answer}**。释放的块保留 hash 和 token（完整块仍可命中）；被抢占者带着它的 token 回到 waiting "
               "队头，再次入场时会重新命中自己尚未被淘汰的块，其余部分重新计算。"},
 
+    # --- kv bytes ------------------------------------------------------------------------------------
+    "kv_bytes.model.default": {
+        "en": "The embedded default model (`blockviz/models/default/config.json`, read with Qwen3Config):",
+        "zh": "内置的默认模型（`blockviz/models/default/config.json`，用 Qwen3Config 读取）："},
+    "kv_bytes.model.qwen3-0.6b": {
+        "en": "A model shaped like `Qwen3-0.6B` (the attention shape of its config.json):",
+        "zh": "一个形状同 `Qwen3-0.6B` 的模型（取自它 config.json 的注意力形状）："},
+    "kv_bytes.dtype": {"en": "The KV pool holds `{dtype}` numbers.", "zh": "KV 池里的数是 `{dtype}`。"},
+    "kv_bytes.dtype_block": {
+        "en": "The KV pool holds `{dtype}` numbers. Block size B = {B} tokens.",
+        "zh": "KV 池里的数是 `{dtype}`。块大小 B = {B} 个 token。"},
+    "kv_bytes.ask.block_bytes": {
+        "en": "How many bytes does one block of the KV pool take?",
+        "zh": "KV 池的一个块占多少字节？"},
+    "kv_bytes.ask.token_bytes": {
+        "en": "How many bytes of the KV pool does one token take?",
+        "zh": "一个 token 在 KV 池里占多少字节？"},
+    "kv_bytes.ask.block_mib": {
+        "en": "How many MiB does one block of the KV pool take?",
+        "zh": "KV 池的一个块占多少 MiB？"},
+    "kv_bytes.ask.blocks_fit": {
+        "en": "The pool is sized with `blockviz demo --kv-memory {memory}` ({words}). How many blocks does it hold?",
+        "zh": "KV 池按 `blockviz demo --kv-memory {memory}`（{words}）分配。池里有多少块？"},
+    "kv_bytes.task": {"en": "{question} Answer with one whole number.", "zh": "{question}请写一个整数。"},
+    "kv_bytes.hint": {
+        "en": "The pool stores a key and a value vector for every layer, every token of a block and every KV head, "
+              "head_dim numbers each. float32 takes 4 bytes a number, bfloat16 and float16 take 2; "
+              "1 MiB = 2^20 bytes, 1 GiB = 2^30 bytes.",
+        "zh": "KV 池为每一层、块里的每个 token、每个 KV 头各存一个 K 向量和一个 V 向量，每个向量 head_dim 个数。"
+              "float32 每个数 4 字节，bfloat16 和 float16 每个数 2 字节；1 MiB = 2^20 字节，1 GiB = 2^30 字节。"},
+    "kv_bytes.mis.no_kv_factor": {
+        "en": "You counted only one of K and V. Every token stores both a key and a value vector: the factor 2.",
+        "zh": "你只算了 K 和 V 中的一个。每个 token 都要存一个 K 向量和一个 V 向量：要乘 2。"},
+    "kv_bytes.mis.no_layers": {
+        "en": "You counted one layer. Every layer keeps its own K and V for every token: multiply by "
+              "num_hidden_layers.",
+        "zh": "你只算了一层。每一层都为每个 token 存自己的 K 和 V：要乘以 num_hidden_layers。"},
+    "kv_bytes.mis.query_heads": {
+        "en": "You used the query heads. Only K and V are cached, one vector per KV head (grouped-query attention): "
+              "use num_key_value_heads.",
+        "zh": "你用了查询头数。缓存的只有 K 和 V，每个 KV 头一个向量（分组查询注意力）：应使用 num_key_value_heads。"},
+    "kv_bytes.mis.hidden_size": {
+        "en": "You used hidden_size as the width of K. One layer's K for one token is num_key_value_heads × head_dim "
+              "numbers, which need not equal hidden_size.",
+        "zh": "你把 hidden_size 当成了 K 的宽度。一层里一个 token 的 K 是 num_key_value_heads × head_dim 个数，"
+              "不一定等于 hidden_size。"},
+    "kv_bytes.mis.itemsize": {
+        "en": "Check the bytes per number of the dtype: float32 takes 4 bytes, bfloat16 and float16 take 2.",
+        "zh": "检查这个 dtype 每个数的字节数：float32 是 4 字节，bfloat16 和 float16 是 2 字节。"},
+    "kv_bytes.mis.bits": {
+        "en": "You counted bits; the question is in bytes (8 bits each).",
+        "zh": "你算的是比特；题目问的是字节（1 字节 = 8 比特）。"},
+    "kv_bytes.mis.no_block_size": {
+        "en": "You left out the block size: a block holds B tokens, each with its own K and V.",
+        "zh": "你漏掉了块大小：一个块装 B 个 token，每个 token 都有自己的 K 和 V。"},
+    "kv_bytes.mis.bytes_not_mib": {
+        "en": "That is the size in bytes; the question asks MiB (2^20 bytes).",
+        "zh": "这是字节数；题目问的是 MiB（2^20 字节）。"},
+    "kv_bytes.mis.kib_not_mib": {
+        "en": "That is KiB; one MiB is 1024 KiB.",
+        "zh": "这是 KiB；1 MiB 等于 1024 KiB。"},
+    "kv_bytes.mis.decimal_units": {
+        "en": "MiB and GiB are binary units: 1 MiB = 2^20 bytes, 1 GiB = 2^30 bytes (the demo reads 2G as 2 × 2^30 "
+              "bytes), not powers of 10.",
+        "zh": "MiB 和 GiB 是二进制单位：1 MiB = 2^20 字节，1 GiB = 2^30 字节（演示把 2G 读作 2 × 2^30 字节），"
+              "不是 10 的幂。"},
+    "kv_bytes.mis.rounded_up": {
+        "en": "Part of a block is no block: the pool holds the whole number of blocks that fit, rounded down.",
+        "zh": "装不下一整块就不算一块：池里的块数是能放下的整块数，向下取整。"},
+    "kv_bytes.solution.product": {
+        "en": "2 (K and V) × layers × B × KV heads × head_dim × bytes per number (`{dtype}`): `{product}` bytes. "
+              "The {heads} query heads do not appear: only K and V are cached, one vector per KV head.",
+        "zh": "2（K 和 V）× 层数 × B × KV 头数 × head_dim × 每个数的字节数（`{dtype}`）：`{product}` 字节。"
+              "{heads} 个查询头不出现在式子里：缓存的只有 K 和 V，每个 KV 头一个向量。"},
+    "kv_bytes.solution.bytes": {"en": "Answer: **{answer}** bytes.", "zh": "答案：**{answer}** 字节。"},
+    "kv_bytes.solution.mib": {
+        "en": "{bytes} bytes ÷ 2^20 = **{answer}** MiB.",
+        "zh": "{bytes} 字节 ÷ 2^20 = **{answer}** MiB。"},
+    "kv_bytes.solution.fit": {
+        "en": "`--kv-memory {memory}` = {budget} bytes; ⌊{budget} ÷ {bytes}⌋ = **{answer}** blocks.",
+        "zh": "`--kv-memory {memory}` = {budget} 字节；⌊{budget} ÷ {bytes}⌋ = **{answer}** 块。"},
+
+    # --- lifetime ------------------------------------------------------------------------------------
+    "lifetime.block_size": {
+        "en": "Block size B = {B}; the pool is large enough that nothing is evicted or preempted.",
+        "zh": "块大小 B = {B}；池足够大，不会淘汰也不会抢占。"},
+    "lifetime.earlier": {
+        "en": "Earlier, request E ran with prompt {prompt} ({n} tokens) and finished; its blocks are in the free "
+              "queue with their content.",
+        "zh": "之前请求 E 以 prompt {prompt}（{n} 个 token）运行并已完成；它的块带着内容留在空闲队列里。"},
+    "lifetime.request": {
+        "en": "Request A arrives, with nothing else running: prompt {prompt} ({n} tokens), max_tokens {max_tokens}. "
+              "It runs until it has generated exactly max_tokens tokens (no EOS).",
+        "zh": "请求 A 到达，此时没有别的请求在运行：prompt {prompt}（{n} 个 token），max_tokens {max_tokens}。"
+              "它一直运行到恰好生成 max_tokens 个 token（没有 EOS）。"},
+    "lifetime.ask.slots": {
+        "en": "Over A's whole life, how many KV slots does the model write for A (one per token it computes)?",
+        "zh": "在 A 的一生中，模型为 A 写入多少个 KV 槽位（每计算一个 token 写一个）？"},
+    "lifetime.ask.blocks": {
+        "en": "At its longest, how many blocks does A's block_table hold?",
+        "zh": "A 的 block_table 最长时有多少块？"},
+    "lifetime.task": {"en": "{question} Answer with one whole number.", "zh": "{question}请写一个整数。"},
+    "lifetime.hint": {
+        "en": "Count the tokens the model computes for A: the prompt positions not found in the cache, then one per "
+              "decode step. The last sampled token is appended but never computed. A block holds B of them; a "
+              "partly filled block is still a block.",
+        "zh": "数一数模型为 A 计算的 token：缓存里找不到的提示位置，再加每个解码步一个。最后采样的 token 只追加、"
+              "从不计算。一块装 B 个；没装满的块也是一块。"},
+    "lifetime.mis.last_token_computed": {
+        "en": "The last sampled token is never computed: the request finishes as soon as it is sampled, so no step "
+              "writes its K/V.",
+        "zh": "最后采样的 token 从不计算：它一被采样请求就结束了，没有哪一步会写它的 K/V。"},
+    "lifetime.mis.hits_rewritten": {
+        "en": "Positions found in the cache are not computed again: A revives E's blocks with their K/V.",
+        "zh": "在缓存里找到的位置不会重新计算：A 复活了 E 的块，连同其中的 K/V。"},
+    "lifetime.mis.prompt_only": {
+        "en": "Decode writes too: every decode step computes one token (the one sampled in the step before) and "
+              "writes its slot, so the table grows.",
+        "zh": "解码也会写入：每个解码步计算一个 token（上一步采样的那个）并写它的槽位，块表也随之增长。"},
+    "lifetime.mis.rounded_down": {
+        "en": "A partly filled block is still a whole block in the block_table: round up.",
+        "zh": "没装满的块在 block_table 里也占一整块：向上取整。"},
+    "lifetime.mis.slots_not_blocks": {
+        "en": "That counts tokens (slots); the question asks blocks of B slots.",
+        "zh": "这数的是 token（槽位）；题目问的是块，每块 B 个槽位。"},
+    "lifetime.solution.slots": {
+        "en": "A computes its {P} − {cached} prompt position(s) not found in the cache, then {G} − 1 decode position(s) "
+              "(the last sampled token is never computed): **{answer}** slots.",
+        "zh": "A 计算缓存里没有的 {P} − {cached} 个提示位置，再加 {G} − 1 个解码位置（最后采样的 token 从不计算）："
+              "**{answer}** 个槽位。"},
+    "lifetime.solution.blocks": {
+        "en": "At its longest A holds the K/V of {P} + {G} − 1 = {n} tokens (the last sampled token is never "
+              "computed); ⌈{n} / {B}⌉ = **{answer}** blocks.",
+        "zh": "A 最长时持有 {P} + {G} − 1 = {n} 个 token 的 K/V（最后采样的 token 从不计算）；"
+              "⌈{n} / {B}⌉ = **{answer}** 块。"},
+
+    # --- prefill batch / decode mask ------------------------------------------------------------------
+    "prefill_batch.batch": {
+        "en": "The next step is a prefill. The scheduler hands the model runner these requests, in this order "
+              "(block tables after allocate; num_cached_tokens: positions whose K/V are already in the pool):",
+        "zh": "下一步是预填充。调度器按这个顺序把这些请求交给模型执行器（块表是 allocate 之后的；"
+              "num_cached_tokens：K/V 已在池中的位置数）："},
+    "prefill_batch.task": {
+        "en": "Write the `{name}` that ModelRunner.prepare_prefill builds for this step, in order, as numbers "
+              "separated by commas.",
+        "zh": "写出 ModelRunner.prepare_prefill 为这一步构造的 `{name}`，按顺序，用逗号分隔。"},
+    "prefill_batch.hint": {
+        "en": "prepare_prefill walks the requests in batch order; each computes positions num_cached_tokens … end − 1, "
+              "where end is len(seq) unless max_num_batched_tokens cuts the step short. {detail}",
+        "zh": "prepare_prefill 按批次顺序遍历请求；每个请求计算位置 num_cached_tokens … end − 1，"
+              "其中 end 是 len(seq)，除非 max_num_batched_tokens 让这一步提前截断。{detail}"},
+    "prefill_batch.hint.cu_seqlens_q": {
+        "en": "cu_seqlens_q: running totals of the tokens each request computes in this step, starting at 0.",
+        "zh": "cu_seqlens_q：各请求本步计算的 token 数的累加和，从 0 开始。"},
+    "prefill_batch.hint.cu_seqlens_k": {
+        "en": "cu_seqlens_k: running totals of the keys each request attends to (its cached positions and the new "
+              "ones, up to end), starting at 0.",
+        "zh": "cu_seqlens_k：各请求要关注的 key 数（缓存的位置加新位置，直到 end）的累加和，从 0 开始。"},
+    "prefill_batch.hint.slot_mapping": {
+        "en": "slot_mapping: one slot per computed position t, block_table[t // B] × B + t % B, request after request.",
+        "zh": "slot_mapping：每个计算的位置 t 一个槽位，block_table[t // B] × B + t % B，一个请求接一个请求。"},
+    "prefill_batch.mis.no_leading_zero": {
+        "en": "cu_seqlens starts with 0: request i owns entries cu_seqlens[i] … cu_seqlens[i + 1] − 1, so there is "
+              "one more number than requests.",
+        "zh": "cu_seqlens 以 0 开头：第 i 个请求占 cu_seqlens[i] … cu_seqlens[i + 1] − 1，所以数的个数比请求数多一个。"},
+    "prefill_batch.mis.cached_in_q": {
+        "en": "You counted the cached positions as queries. Only the tokens computed in this step are rows of the "
+              "batch; cached positions are keys (cu_seqlens_k), not queries.",
+        "zh": "你把缓存的位置也算成了查询。只有本步计算的 token 才是批次里的行；缓存的位置是 key（cu_seqlens_k），"
+              "不是查询。"},
+    "prefill_batch.mis.not_cumulative": {
+        "en": "You wrote each request's own count. cu_seqlens holds running totals (prefix sums), starting at 0.",
+        "zh": "你写的是每个请求各自的数。cu_seqlens 是累加和（前缀和），从 0 开始。"},
+    "prefill_batch.mis.budget_ignored": {
+        "en": "Check the token budget: max_num_batched_tokens caps the tokens of one step, so a long prompt is "
+              "computed in chunks.",
+        "zh": "检查 token 预算：max_num_batched_tokens 限制一步的 token 数，长提示要分块计算。"},
+    "prefill_batch.mis.q_for_k": {
+        "en": "A request's keys include its cached positions: attention reads them from the pool through the block "
+              "table. cu_seqlens_k counts cached + new.",
+        "zh": "一个请求的 key 包括它缓存的位置：注意力通过块表从池里读它们。cu_seqlens_k 数的是缓存的 + 新的。"},
+    "prefill_batch.mis.whole_prompt": {
+        "en": "The keys stop at the last position this step computes; the positions of a later chunk have no K/V yet.",
+        "zh": "key 只到本步计算的最后一个位置为止；后续分块的位置还没有 K/V。"},
+    "prefill_batch.mis.cached_rewritten": {
+        "en": "Cached positions already have their K/V in the pool; slot_mapping lists only the positions this step "
+              "computes.",
+        "zh": "缓存的位置的 K/V 已经在池里；slot_mapping 只列出本步计算的位置。"},
+    "prefill_batch.mis.positions_not_slots": {
+        "en": "Those are the positions (what RoPE uses). The slot of position t goes through the block table: "
+              "block_table[t // B] × B + t % B.",
+        "zh": "这些是位置（RoPE 用的）。位置 t 的槽位要经过块表：block_table[t // B] × B + t % B。"},
+    "prefill_batch.mis.rows_not_slots": {
+        "en": "Those are the rows of the packed batch. A slot is where the K/V goes in the pool, through the "
+              "request's block table.",
+        "zh": "这些是打包批次的行号。槽位是 K/V 在池中的位置，要经过请求的块表。"},
+    "prefill_batch.partial.rows": {
+        "en": "{count} of {total} slots are right. Look again at batch row(s) {positions} (counted from 0).",
+        "zh": "{total} 个槽位里对了 {count} 个。请再看批次的第 {positions} 行（从 0 数）。"},
+    "prefill_batch.partial.entries": {
+        "en": "{count} of {total} entries are right. Look again at entry(ies) {positions} (counted from 0).",
+        "zh": "{total} 项里对了 {count} 项。请再看第 {positions} 项（从 0 数）。"},
+    "prefill_batch.solution_header": {
+        "en": "| request | num_cached_tokens | positions computed | new tokens (q) | keys (k) | slots |",
+        "zh": "| 请求 | num_cached_tokens | 计算的位置 | 新 token 数 (q) | key 数 (k) | 槽位 |"},
+    "prefill_batch.solution": {
+        "en": "cu_seqlens_q = [{q}], cu_seqlens_k = [{k}]. Answer: **{answer}**.",
+        "zh": "cu_seqlens_q = [{q}]，cu_seqlens_k = [{k}]。答案：**{answer}**。"},
+    "decode_mask.batch": {
+        "en": "The next step decodes every running request. When attention runs, the batch holds (block tables after "
+              "may_append; len(seq) includes the token computed now):",
+        "zh": "下一步对所有运行中的请求解码。注意力运行时，批次里是（块表是 may_append 之后的；len(seq) 包含本步计算的 token）："},
+    "decode_mask.task": {
+        "en": "paged_decode_attention reads every request's padded block table in full (gather_kv), so it gathers "
+              "the same number of keys for each request. How many of {label}'s gathered keys does the mask hide? "
+              "Answer with one whole number.",
+        "zh": "paged_decode_attention 把每个请求填充后的块表整个读一遍（gather_kv），所以为每个请求取回的 key 数相同。"
+              "{label} 取回的 key 里有多少被掩码挡住？请写一个整数。"},
+    "decode_mask.hint": {
+        "en": "prepare_decode pads each block table with -1 to the longest one in the batch; gather_kv reads all of "
+              "it, max_blocks × B keys per request (padding reads block 0). The mask keeps the first context_lens = "
+              "len(seq) of them.",
+        "zh": "prepare_decode 用 -1 把每个块表填充到批次里最长的那个；gather_kv 全部读出，每个请求 max_blocks × B 个 key"
+              "（填充读的是块 0）。掩码只保留前 context_lens = len(seq) 个。"},
+    "decode_mask.mis.own_blocks": {
+        "en": "Every block table is padded to the longest one in the batch, and gather_kv reads the padding too: "
+              "count the padded blocks as well.",
+        "zh": "每个块表都被填充到批次中最长的那个，gather_kv 连填充也读：填充的块也要算上。"},
+    "decode_mask.mis.current_not_key": {
+        "en": "The token computed now is a key too: its K/V is stored before attention reads, and context_lens = "
+              "len(seq) includes it.",
+        "zh": "本步计算的 token 也是 key：它的 K/V 在注意力读取之前就已写入，context_lens = len(seq) 包含它。"},
+    "decode_mask.mis.visible_keys": {
+        "en": "That is the number of keys the mask keeps; the question asks how many it hides.",
+        "zh": "这是掩码保留的 key 数；题目问的是被挡住的个数。"},
+    "decode_mask.mis.padding_only": {
+        "en": "Also count the empty slots at the end of the request's own last block: they are gathered and hidden "
+              "as well.",
+        "zh": "请求自己最后一块末尾的空槽也要算：它们同样被取回、被挡住。"},
+    "decode_mask.mis.gathered_keys": {
+        "en": "That is every gathered key; the mask keeps the request's own context_lens of them.",
+        "zh": "这是取回的全部 key；掩码会保留其中属于该请求的 context_lens 个。"},
+    "decode_mask.solution": {
+        "en": "prepare_decode pads the block tables to {width} blocks; {label}'s row is {row}. gather_kv reads "
+              "{width} × {B} = {gathered} keys for it, and context_lens = {context} of them are its own. Hidden: "
+              "{gathered} − {context} = **{answer}** ({rest} empty slot(s) of its last block, {pad} padded block(s) "
+              "× {B}).",
+        "zh": "prepare_decode 把块表填充到 {width} 块；{label} 的那一行是 {row}。gather_kv 为它读出 {width} × {B} = "
+              "{gathered} 个 key，其中 context_lens = {context} 个是它自己的。被挡住的：{gathered} − {context} = "
+              "**{answer}**（它最后一块里 {rest} 个空槽，加 {pad} 个填充块 × {B}）。"},
+
     # --- front ends ----------------------------------------------------------------------------------
     "ex.ui.check": {"en": "Check", "zh": "核对"},
     "ex.ui.hint": {"en": "Hint", "zh": "提示"},
@@ -544,6 +802,35 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Blocks are reserved for a whole prompt at admission; a full pool makes can_allocate say -1 and "
               "decode preempt the tail of the running queue.",
         "zh": "入场时就为整个 prompt 预留块；块池满时 can_allocate 返回 -1，decode 会抢占 running 队尾。"},
+    "ex.set.lesson6.title": {"en": "Lesson 6 · Live generation: bytes per block, slots written, prefix hits",
+                             "zh": "第 6 课 · 实时生成：每块字节数、写入的槽位、前缀命中"},
+    "ex.set.lesson6.intro": {
+        "en": "A block costs 2 × layers × B × KV heads × head_dim × bytes per number; a request writes one slot per "
+              "token the model computes; a prefix hit reuses the K/V already in the pool.",
+        "zh": "一个块的字节数是 2 × 层数 × B × KV 头数 × head_dim × 每个数的字节数；模型每计算一个 token，请求就写一个槽位；"
+              "前缀命中复用池里已有的 K/V。"},
+    "ex.set.lesson7.title": {"en": "Lesson 7 · Paged attention: the batch the model runner builds",
+                             "zh": "第 7 课 · 分页注意力：模型执行器构造的批次"},
+    "ex.set.lesson7.intro": {
+        "en": "cu_seqlens_q counts the new tokens, cu_seqlens_k the keys (cached and new), slot_mapping the slots "
+              "written; decode gathers padded block tables and masks every key past context_lens.",
+        "zh": "cu_seqlens_q 数新 token，cu_seqlens_k 数 key（缓存的和新的），slot_mapping 给出写入的槽位；"
+              "解码按填充后的块表取回 key，并挡住 context_lens 之后的每个 key。"},
+    "ex.set.lesson8.title": {"en": "Lesson 8 · Beyond nano-vllm: the traps #144, #163, #219",
+                             "zh": "第 8 课 · nano-vllm 之外：#144、#163、#219 三个陷阱"},
+    "ex.set.lesson8.intro": {
+        "en": "The preset scenarios of nano-vllm's bug reports (`blockviz simulate --list`), asked of the engine at "
+              "its HEAD: a fully cached aligned prompt still computes its last block, a reused block's hash leaves "
+              "the map, identical prompts admitted in one step get duplicate blocks.",
+        "zh": "nano-vllm 问题报告对应的预设场景（`blockviz simulate --list`），在 HEAD 版本的引擎上提问："
+              "完全命中且按块对齐的提示仍要计算最后一块；被重用的块的 hash 离开映射表；同一步入场的相同提示得到重复的块。"},
+    "ex.set.lesson9.title": {"en": "Lesson 9 · The classroom demo: predict what the class will see",
+                             "zh": "第 9 课 · 课堂演示：预测全班将看到什么"},
+    "ex.set.lesson9.intro": {
+        "en": "Requests that share a system prompt: hits on used blocks, the block each request recomputes, how far "
+              "a request grows, how many blocks a --kv-memory budget gives, who is preempted.",
+        "zh": "共享系统提示的请求：命中使用中的块、每个请求都要重算的那一块、一个请求能长到多少块、"
+              "--kv-memory 预算能给出多少块、谁被抢占。"},
     "ex.set.lesson25.title": {"en": "Lesson 25 (seed 004) · The page's own exercise",
                               "zh": "第 25 课（种子 004）· 本页自带的数值练习"},
     "ex.set.lesson25.intro": {
@@ -575,6 +862,50 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.set.note.decode": {
         "en": "len(seq) includes the token sampled in the last step.",
         "zh": "len(seq) 包含上一步刚采样的 token。"},
+    "ex.set.note.kv_default": {
+        "en": "Lesson 06's model on the CPU (float32), with blocks of 16 tokens.",
+        "zh": "第 06 课的模型在 CPU 上（float32），块大小 16 个 token。"},
+    "ex.set.note.kv_qwen": {
+        "en": "nano-vllm's default block of 256 tokens, with a Qwen3-0.6B-shaped model in bfloat16.",
+        "zh": "nano-vllm 默认的 256 token 块，模型形状同 Qwen3-0.6B，bfloat16。"},
+    "ex.set.note.again": {
+        "en": "A finished; its prompt comes again. Which of its blocks can be found?",
+        "zh": "A 已完成；同样的提示再来一次。它的哪些块能被找到？"},
+    "ex.set.note.lifetime": {
+        "en": "The last sampled token is never computed.",
+        "zh": "最后采样的 token 从不计算。"},
+    "ex.set.note.lesson7_batch": {
+        "en": "Lesson 07's batch, one token per character: A ran first; then B (A's prompt and a little more) and C "
+              "(nothing cached) share one prefill step.",
+        "zh": "第 07 课的批次，每个字符一个 token：A 先运行；然后 B（A 的提示再多一点）和 C（没有缓存）共用一个预填充步。"},
+    "ex.set.note.decode_mask": {
+        "en": "Block tables are padded with -1 to the longest one; the padding reads block 0.",
+        "zh": "块表用 -1 填充到最长的那个；填充读的是块 0。"},
+    "ex.set.note.n144": {
+        "en": "#144: A's prompt is exactly two blocks; after A finishes, the same prompt comes again "
+              "(preset nano144_aligned_prompt).",
+        "zh": "#144：A 的提示正好两块；A 完成后，同样的提示再来一次（预设 nano144_aligned_prompt）。"},
+    "ex.set.note.n144_slots": {
+        "en": "#144 again: B's whole prompt is in the cache, yet its last block is computed again. Into which slots?",
+        "zh": "还是 #144：B 的整个提示都在缓存里，最后一块却要重新计算。写进哪些槽位？"},
+    "ex.set.note.n163": {
+        "en": "#163: C's allocations reuse A's old blocks; then D sends A's prompt again (preset nano163_reused_block).",
+        "zh": "#163：C 的分配重用了 A 的旧块；随后 D 再次发送 A 的提示（预设 nano163_reused_block）。"},
+    "ex.set.note.n219": {
+        "en": "#219: A and B, with the same prompt, are admitted in the same step (preset nano219_duplicate_blocks).",
+        "zh": "#219：提示相同的 A 和 B 在同一步入场（预设 nano219_duplicate_blocks）。"},
+    "ex.set.note.n219_after": {
+        "en": "#219 once both have finished: the same content twice, but the map points to one copy only.",
+        "zh": "#219，两者都完成之后：同样的内容有两份，但映射表只指向其中一份。"},
+    "ex.set.note.demo_share": {
+        "en": "The demo's first moment, small: the second request arrives while the first, with the same system "
+              "prompt, is still running.",
+        "zh": "演示的第一个时刻（缩小版）：第二个请求到达时，系统提示相同的第一个请求还在运行。"},
+    "ex.set.note.demo_memory": {
+        "en": "`blockviz demo --model PATH --kv-memory 2G` on a GPU with a Qwen3-0.6B-shaped checkpoint (bfloat16) and "
+              "the demo's blocks of 16 tokens.",
+        "zh": "在 GPU 上运行 `blockviz demo --model PATH --kv-memory 2G`，模型形状同 Qwen3-0.6B（bfloat16），"
+              "演示默认块大小 16 个 token。"},
     "ex.set.note.preempt": {
         "en": "Walk schedule()'s decode loop request by request.",
         "zh": "按 schedule() 的 decode 循环逐个请求走一遍。"},

@@ -50,3 +50,19 @@ def test_words_and_labels():
     with pytest.raises(AnswerError):
         answers.parse_labels("Q", ["A", "B"])
     assert answers.parse_yes_no("是") is True and answers.parse_yes_no("No") is False
+
+
+@pytest.mark.parametrize("text, value", [
+    ("1,835,008", 1835008), ("1 835 008", 1835008), ("1_835_008", 1835008), ("1835008 bytes", 1835008),
+    ("28 MiB", 28), ("28MiB", 28), ("1170 blocks", 1170), ("１１７０块", 1170), ("= 9", 9), (65536, 65536),
+])
+def test_amounts_with_separators_and_units(text, value):
+    assert answers.parse_amount(text) == value
+
+
+@pytest.mark.parametrize("bad, key", [("0, 4, 12", "ex.answer.one_number"), ("1.75 MiB", "ex.answer.not_number"),
+                                      ("", "ex.answer.empty")])
+def test_malformed_amounts(bad, key):
+    with pytest.raises(AnswerError) as e:
+        answers.parse_amount(bad)
+    assert e.value.key == key

@@ -57,9 +57,10 @@ def instances(request):
 
 
 def test_kinds_are_listed():
-    assert len(KINDS) >= 12
+    assert len(KINDS) >= 16
     assert {"slot", "slot_mapping", "block_table", "ref_counts", "can_allocate", "admission_cost", "decode_block",
-            "next_block", "pool_states", "hit_pattern", "wasted_slots", "preemption"} <= set(KINDS)
+            "next_block", "pool_states", "hit_pattern", "wasted_slots", "preemption", "kv_bytes", "lifetime",
+            "prefill_batch", "decode_mask"} <= set(KINDS)
 
 
 def test_seeded_instances_are_reproducible_and_shareable(instances):
@@ -155,3 +156,14 @@ def test_unknown_kind_and_bad_params_are_clear_errors():
 def test_random_seed_when_none_given():
     ex = exercises.make("slot")
     assert ex.seed is not None and exercises.from_id(ex.id).answer() == ex.answer()
+
+
+@pytest.mark.parametrize("kind", ["kv_bytes", "lifetime", "prefill_batch", "decode_mask"])
+def test_many_seeds_never_raise_and_every_string_is_found(kind):
+    for seed in range(100):
+        ex = exercises.make(kind, seed)
+        assert not exercises.shows_answer(ex), ex.id
+        for lang in LANGS:
+            texts = [ex.prompt_in(lang), ex.hint(lang), ex.solution(lang)]
+            assert not any(re.search(rf"\b{kind}\.\w", text) for text in texts), ex.id  # a missing string shows its key
+            assert ex.check(ex.answer_text(lang), lang).correct, ex.id

@@ -144,3 +144,118 @@ def test_wasted_slot_mistakes():
             setup=[["add", "A", "abcdefgh", 4], ["step", 1]])
     mistake("wasted_slots", 2, "26", "free_blocks_counted", block_size=4, num_blocks=8,
             setup=[["add", "A", "abcdef", 4], ["step", 1]])
+
+
+def named(kind: str, answer, wrong, name: str, also: str | None = None, **params):
+    """As mistake(), and the message is a real sentence in both languages (a missing string shows its key)."""
+    ex = mistake(kind, answer, wrong, name, **params)
+    for lang in ("en", "zh"):
+        message = ex.check(wrong, lang).message
+        assert ".mis." not in message, message
+        if also is not None:
+            assert STRINGS[also][lang].split("：")[0][:20] in message, (also, message)
+    return ex
+
+
+DEFAULT_BLOCK = dict(model="default", dtype="float32", block_size=16, ask="block_bytes")  # 2·4·16·2·64·4 = 65536
+
+
+@pytest.mark.parametrize("wrong, name, also", [
+    ("32768", "no_kv_factor", "kv_bytes.mis.itemsize"),   # float32 read as 2 bytes gives the same
+    ("16384", "no_layers", None),
+    ("131072", "query_heads", "kv_bytes.mis.hidden_size"),  # 4 query heads × 64 = hidden_size 256
+    ("524288", "bits", None),
+    ("4096", "no_block_size", None),
+])
+def test_kv_bytes_mistakes(wrong, name, also):
+    named("kv_bytes", 65536, wrong, name, also, **DEFAULT_BLOCK)
+
+
+QWEN_MIB = dict(model="qwen3-0.6b", dtype="bfloat16", block_size=256, ask="block_mib")  # 29,360,128 bytes
+
+
+@pytest.mark.parametrize("wrong, name", [
+    ("29360128", "bytes_not_mib"), ("28672", "kib_not_mib"), ("29", "decimal_units"), ("14", "no_kv_factor"),
+    ("1", "no_layers"),
+])
+def test_kv_mib_mistakes(wrong, name):
+    named("kv_bytes", 28, wrong, name, **QWEN_MIB)
+
+
+QWEN_2G = dict(model="qwen3-0.6b", dtype="bfloat16", block_size=16, ask="blocks_fit", memory="2G")  # lesson 09
+
+
+@pytest.mark.parametrize("wrong, name, also", [
+    ("1171", "rounded_up", None), ("1089", "decimal_units", None), ("2340", "no_kv_factor", None),
+    ("585", "query_heads", "kv_bytes.mis.itemsize"), ("18724", "no_block_size", None),
+])
+def test_kv_blocks_fit_mistakes(wrong, name, also):
+    ex = named("kv_bytes", 1170, wrong, name, also, **QWEN_2G)
+    assert ex.check("1,170 blocks").correct and ex.check("１１７０块").correct
+
+
+@pytest.mark.parametrize("wrong, name, params", [
+    ("13", "last_token_computed", dict(prompt="abcdefghij", max_tokens=3, ask="slots")),       # 10 + 3 − 1 = 12
+    ("10", "prompt_only", dict(prompt="abcdefghij", max_tokens=3, ask="slots")),
+    ("4", "last_token_computed", dict(prompt="abcdefghij", max_tokens=3, ask="blocks")),      # ⌈12 / 4⌉ = 3
+    ("1", "prompt_only", dict(prompt="abcd", max_tokens=6, ask="blocks")),                    # ⌈9 / 4⌉ = 3
+    ("2", "rounded_down", dict(prompt="abcd", max_tokens=6, ask="blocks")),
+    ("9", "slots_not_blocks", dict(prompt="abcd", max_tokens=6, ask="blocks")),
+])
+def test_lifetime_mistakes(wrong, name, params):
+    answer = {"slots": 12, "blocks": 3}[params["ask"]]
+    named("lifetime", answer, wrong, name, block_size=4, **params)
+
+
+def test_lifetime_hits_are_not_written_again():
+    # E computed "abcd|efgh"; A revives both blocks, computes "ij" and 2 decode positions
+    cached = dict(block_size=4, prompt="abcdefghij", earlier="abcdefghXY", max_tokens=3, ask="slots")
+    named("lifetime", 4, "12", "hits_rewritten", **cached)
+    named("lifetime", 4, "5", "last_token_computed", **cached)
+    named("lifetime", 4, "2", "prompt_only", **cached)
+
+
+# Lesson 07's batch: B hits A's two full blocks (8 cached, 9 new), C computes 4.
+from blockviz.exercises.sets import LESSON7_BATCH  # noqa: E402
+from blockviz.i18n.exercises import STRINGS  # noqa: E402
+
+
+@pytest.mark.parametrize("ask, answer, wrong, name", [
+    ("cu_seqlens_q", [0, 9, 13], "9, 13", "no_leading_zero"),
+    ("cu_seqlens_q", [0, 9, 13], "0, 17, 21", "cached_in_q"),
+    ("cu_seqlens_q", [0, 9, 13], "0, 9, 4", "not_cumulative"),
+    ("cu_seqlens_q", [0, 9, 13], "9, 4", "not_cumulative"),
+    ("cu_seqlens_k", [0, 17, 21], "17, 21", "no_leading_zero"),
+    ("cu_seqlens_k", [0, 17, 21], "0, 9, 13", "q_for_k"),
+    ("cu_seqlens_k", [0, 17, 21], "0, 17, 4", "not_cumulative"),
+    ("slot_mapping", [24, 25, 26, 27, 4, 5, 6, 7, 56, 28, 29, 30, 31], "8, 9, 10, 11, 12, 13, 14, 15, 16, 0, 1, 2, 3",
+     "positions_not_slots"),
+    ("slot_mapping", [24, 25, 26, 27, 4, 5, 6, 7, 56, 28, 29, 30, 31], list(range(13)), "rows_not_slots"),
+    ("slot_mapping", [24, 25, 26, 27, 4, 5, 6, 7, 56, 28, 29, 30, 31],
+     [36, 37, 38, 39, 12, 13, 14, 15, 24, 25, 26, 27, 4, 5, 6, 7, 56, 28, 29, 30, 31], "cached_rewritten"),
+])
+def test_prefill_batch_mistakes(ask, answer, wrong, name):
+    named("prefill_batch", answer, wrong, name, **LESSON7_BATCH, ask=ask)
+
+
+CHUNKED = dict(block_size=4, num_blocks=8, budget=5, setup=[["add", "X", "abcdefghijklmn", 2], ["step", 1]])
+
+
+def test_prefill_batch_chunk_mistakes():
+    # X's second chunk: 5 cached, 5 computed, 4 still to come
+    named("prefill_batch", [0, 5], "0, 9", "budget_ignored", **CHUNKED, ask="cu_seqlens_q")
+    named("prefill_batch", [0, 10], "0, 14", "whole_prompt", **CHUNKED, ask="cu_seqlens_k")
+    ex = exercises.make("prefill_batch", **CHUNKED, ask="cu_seqlens_k")
+    assert "Expected 2" in ex.check("1, 2, 3, 4").message  # a wrong count says how many numbers (one request: 2)
+
+
+# A (9 tokens) and B (2) decode: A holds 3 blocks, B one; the tables are padded to 3 blocks of 4.
+DECODE = dict(block_size=4, num_blocks=8, setup=[["add", "A", "abcdefghi", 4], ["add", "B", "xy", 4], ["step", 1]])
+
+
+@pytest.mark.parametrize("wrong, name", [
+    ("1", "own_blocks"), ("10", "current_not_key"), ("3", "visible_keys"), ("8", "padding_only"),
+    ("12", "gathered_keys"),
+])
+def test_decode_mask_mistakes(wrong, name):
+    named("decode_mask", 9, wrong, name, **DECODE, label="B")

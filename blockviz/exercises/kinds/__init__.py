@@ -1,6 +1,9 @@
 """Every exercise kind, in lesson order."""
 from blockviz.exercises.core import Kind
+from blockviz.exercises.kinds.batch import DecodeMask, PrefillBatch
 from blockviz.exercises.kinds.decode import DecodeBlock
+from blockviz.exercises.kinds.kvbytes import KVBytes
+from blockviz.exercises.kinds.lifetime import Lifetime
 from blockviz.exercises.kinds.pool import NextBlock, PoolStates
 from blockviz.exercises.kinds.preempt import Preemption
 from blockviz.exercises.kinds.prefix import AdmissionCost, BlockTable, CanAllocate, HitPattern
@@ -10,5 +13,5 @@ from blockviz.exercises.kinds.waste import WastedSlots
 
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Slot(), SlotMapping(), RefCounts(), PoolStates(), NextBlock(), HitPattern(), CanAllocate(), BlockTable(),
-    AdmissionCost(), DecodeBlock(), WastedSlots(), Preemption(),
+    AdmissionCost(), DecodeBlock(), WastedSlots(), Preemption(), KVBytes(), Lifetime(), PrefillBatch(), DecodeMask(),
 )}
