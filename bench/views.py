@@ -7,7 +7,9 @@ Also prints the browser's step-to-render latency measured by the last `pytest te
 Records a busy Simulator (requests sharing prefixes, prefill then decode), then times
 timeline.seek(step + 1) over recorded steps with a Dashboard attached (player, pool, event log,
 the mapping tab): first while each frame is replayed on demand, then with frames built; then each
-renderer alone, and live steps that run the engine. Goal: <= 10 ms per step at 1024 blocks.
+renderer alone, the pool widget's per-step work (picture, patch against the previous step, JSON)
+with the size of what it sends, and live steps that run the engine. Goal: <= 10 ms per step at
+1024 blocks.
 """
 import argparse
 import json
@@ -18,6 +20,8 @@ from time import perf_counter
 
 from blockviz import Simulator
 from blockviz.views.dashboard import Dashboard
+from blockviz.views.pool_patch import pool_patch
+from blockviz.views.render_pool import pool_picture
 from blockviz.views.render_view import render_view
 
 
@@ -42,6 +46,20 @@ def time_per_call(fn, repeats: int) -> float:
     return median(times) * 1000
 
 
+def pool_patches(sim, last: int) -> tuple[float, float, float]:
+    """The pool widget's work per step: (median ms, median kB sent, kB of the whole pool)."""
+    shown = [pool_picture(sim.snapshot(0), sim.events(0))]
+    sizes = []
+
+    def step(k: int):
+        new = pool_picture(sim.snapshot(1 + k), sim.events(1 + k))
+        sizes.append(len(json.dumps(pool_patch(shown[0], new))))
+        shown[0] = new
+
+    ms = time_per_call(step, last)
+    return ms, median(sizes) / 1000, len(json.dumps(shown[0].svg())) / 1000
+
+
 def bench(num_blocks: int, steps: int) -> dict[str, float]:
     sim = busy_simulator(num_blocks)
     sim.run(max_steps=steps + 1)
@@ -53,6 +71,7 @@ def bench(num_blocks: int, steps: int) -> dict[str, float]:
               "dashboard step": time_per_call(lambda k: sim.seek(1 + (k + 1) % last), last)}
     for view in ("pool", "events", "mapping", "chain"):
         result[view] = time_per_call(lambda k: render_view(sim, view, 1 + k % last, index=dashboard.chain.index), last)
+    result["pool patch"], result["patch kB"], result["whole pool kB"] = pool_patches(sim, last)
     sim.seek(sim.last_step)
     result["live step (engine + replay + views)"] = time_per_call(lambda k: sim.forward(), 10)
     return result
@@ -63,7 +82,7 @@ def main():
     parser.add_argument("--blocks", type=int, nargs="+", default=[64, 1024, 4096])
     parser.add_argument("--steps", type=int, default=30)
     args = parser.parse_args()
-    print("median ms per step, Python side")
+    print("median ms per step, Python side (and kB the pool widget sends per step)")
     for num_blocks in args.blocks:
         figures = bench(num_blocks, args.steps)
         print(f"{num_blocks:>5} blocks: " + " | ".join(f"{name} {ms:.2f}" for name, ms in figures.items()))

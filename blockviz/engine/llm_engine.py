@@ -42,7 +42,7 @@ class LLMEngine(Session):
     Extra keyword arguments: device ("cpu"/"cuda", default cuda when available),
     dtype ("float32"/"bfloat16"/"float16"; default float32 on CPU, the checkpoint's on CUDA),
     kv_cache_memory (bytes for the pool on CPU when num_kvcache_blocks is -1), seed (sampling),
-    kv_layer / kv_head (which K values the KV view keeps per step; None keeps none),
+    kv_layer / kv_head (whose K and V values the KV view keeps per step; None keeps none),
     record (build frames for the views; default True).
     """
 
@@ -104,9 +104,9 @@ class LLMEngine(Session):
             payload = {}
             if self.kv_layer is not None and self.kv_head is not None:
                 # Only this step's writes, so memory grows with tokens, not with steps x pool size.
-                k = runner.kv_cache[0, self.kv_layer].flatten(0, 1)[slots, self.kv_head]
-                payload["kv"] = {"layer": self.kv_layer, "head": self.kv_head, "slots": slots,
-                                 "k": k.float().cpu().numpy().astype(np.float16)}
+                written = runner.kv_cache[:, self.kv_layer].flatten(1, 2)[:, slots, self.kv_head]  # [2, n, head_dim]
+                k, v = written.float().cpu().numpy().astype(np.float16)
+                payload["kv"] = {"layer": self.kv_layer, "head": self.kv_head, "slots": slots, "k": k, "v": v}
             self.emit_live(KVWritten(tuple(slots), self.config.hf_config.num_hidden_layers), **payload)
         return token_ids
 

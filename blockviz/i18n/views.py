@@ -164,9 +164,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "kv.legend": {"en": "blue −{vmax} · white 0 · vermillion +{vmax} · outlined: written this step",
                   "zh": "蓝 −{vmax} · 白 0 · 朱红 +{vmax} · 加框:本步写入"},
     "kv.rows": {"en": "{shown} of {total} blocks shown", "zh": "显示{total}块中的{shown}块"},
-    "kv.none": {"en": "this session records no K values (a Simulator has no model)",
-                "zh": "此会话没有记录K值(Simulator没有模型)"},
-    "kv.empty": {"en": "no K values written yet", "zh": "还没有写入K值"},
+    "kv.none": {"en": "this session records no K/V values (a Simulator has no model)",
+                "zh": "此会话没有记录K/V值(Simulator没有模型)"},
+    "kv.empty": {"en": "no {kv} values recorded up to this step", "zh": "到这一步为止没有记录{kv}值"},
+    "kv.switch.group": {"en": "show keys (K) or values (V)", "zh": "显示键(K)或值(V)"},
+    "kv.switch.k": {"en": "K (keys)", "zh": "K(键)"},
+    "kv.switch.v": {"en": "V (values)", "zh": "V(值)"},
 
     # metrics
     "metrics.states": {"en": "blocks per state", "zh": "各状态的块数"},
@@ -179,7 +182,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "metrics.step": {"en": "step", "zh": "步"},
 
     # views in general
-    "kv.which": {"en": "layer {layer} · KV head {head} · K", "zh": "第{layer}层 · KV头{head} · K"},
+    "kv.which": {"en": "layer {layer} · KV head {head} · {kv}", "zh": "第{layer}层 · KV头{head} · {kv}"},
     "view.no_request": {"en": "no request at this step", "zh": "这一步没有请求"},
 
     # player

@@ -59,18 +59,25 @@ def token_pieces(timeline: Timeline, tokenizer) -> dict[str, str]:
     return {str(t): tokenizer.decode([t]) for t in sorted(ids)}
 
 
+KV_VALUES = ("k", "v")  # traces saved before V was recorded have only "k"
+
+
 def payload_to_dict(payload: dict | None) -> dict | None:
     if not payload:
         return None
     kv = payload.get("kv")
-    return {"kv": {**kv, "k": kv["k"].astype(float).round(4).tolist()}} if kv else None
+    if not kv:
+        return None
+    return {"kv": {**kv, **{name: kv[name].astype(float).round(4).tolist() for name in KV_VALUES if name in kv}}}
 
 
 def payload_from_dict(data: dict | None) -> dict | None:
     if not data:
         return None
     kv = data["kv"]
-    return {"kv": {**kv, "k": np.asarray(kv["k"], dtype=np.float16).reshape(len(kv["slots"]), -1)}}
+    values = {name: np.asarray(kv[name], dtype=np.float16).reshape(len(kv["slots"]), -1)
+              for name in KV_VALUES if name in kv}
+    return {"kv": {**kv, **values}}
 
 
 def trace_to_dict(timeline: Timeline) -> dict:

@@ -11,7 +11,8 @@ VIEWS = ("dashboard", "pool", "mapping", "chain", "kv", "events", "metrics", "pl
 
 
 def show(timeline, view: str = "dashboard", lang: str = "en", **options):
-    """A widget for `view` over `timeline` (a Simulator, an LLM session or a loaded trace)."""
+    """A widget for `view` over `timeline` (a Simulator, an LLM session or a loaded trace).
+    `options` go to the view, e.g. show(llm, "kv", kv="v") for the V values instead of K."""
     from blockviz.views import dashboard, player, widgets  # ipywidgets only when a widget is asked for
     makers = {"dashboard": dashboard.Dashboard, "pool": widgets.PoolView, "mapping": widgets.MappingView,
               "chain": widgets.ChainView, "kv": widgets.KVView, "events": widgets.EventLog,

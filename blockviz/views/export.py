@@ -119,7 +119,7 @@ def export_html(timeline, path, views=None, steps=None, *, lang: str = "en", tit
                 **options) -> Path:
     """One HTML file with every chosen step's views rendered in, and a few lines of inline JS to
     step through them (buttons, slider, arrow keys, space). Needs no kernel and no network.
-    Default views: pool, mapping, chain, events, and kv when the timeline records K values."""
+    Default views: pool, mapping, chain, events, and kv when the timeline records K/V values."""
     views = views or ("pool", "mapping", "chain", "events") + (("kv",) if has_kv(timeline) else ())
     steps = list(range(len(timeline.frames)) if steps is None else steps)
     title = title or t("player.title", lang)

@@ -1,13 +1,14 @@
 """The block pool: every physical block with its lifecycle state, as SVG (and one block in detail, as HTML)."""
-from typing import Callable, Iterable
+from dataclasses import dataclass
+from typing import Callable, Iterable, NamedTuple
 
 from blockviz.i18n import t
 from blockviz.states import BlockState, classify, classify_block
 from blockviz.trace.events import CacheProbe, Event, HashRegistered
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.format import full_hash, short_hash
-from blockviz.views.svg import clip, esc, svg_document, text, text_width, visible
-from blockviz.views.theme import STATE_STYLES
+from blockviz.views.svg import attrs_markup, background, clip, esc, svg_root, text, text_width, visible
+from blockviz.views.theme import STATE_STYLES, theme_css
 
 Decode = Callable[[tuple[int, ...]], str]
 
@@ -52,8 +53,34 @@ def phase_name(snapshot: Snapshot, lang: str) -> str:
     return t({None: "phase.start", True: "phase.prefill", False: "phase.decode"}[snapshot.is_prefill], lang)
 
 
+class Cell(NamedTuple):  # a tuple, not a dataclass: a pool makes thousands per step
+    attrs: dict[str, str]  # of the block's <g>, unescaped: what a page sets with setAttribute
+    body: str              # the markup inside it
+
+
+@dataclass(frozen=True)
+class PoolPicture:
+    """The pool in the parts a page can update one at a time: the <svg> element's attributes, the
+    header, one cell per block (index = block id) and the legend. svg() is the whole document."""
+    root: dict[str, str]
+    head: str
+    cells: tuple[Cell, ...]
+    legend: str
+
+    def svg(self) -> str:
+        cells = "".join([f"<g {attrs_markup(cell.attrs)}>{cell.body}</g>" for cell in self.cells])
+        return (f'<svg {attrs_markup(self.root)}><style>{theme_css()}</style><g data-part="head">{self.head}</g>'
+                f'<g data-part="cells">{cells}</g><g data-part="legend">{self.legend}</g></svg>')
+
+
 def render_pool(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
                 selected: int | None = None, compact: bool | None = None, legend: bool = True) -> str:
+    return pool_picture(snapshot, events, lang=lang, decode=decode, selected=selected, compact=compact,
+                        legend=legend).svg()
+
+
+def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
+                 selected: int | None = None, compact: bool | None = None, legend: bool = True) -> PoolPicture:
     decode = decode or default_decode
     compact = snapshot.num_blocks > COMPACT_ABOVE if compact is None else compact
     cell_w, cell_h, ncols = COMPACT_CELL if compact else FULL_CELL
@@ -71,21 +98,19 @@ def render_pool(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str =
 
     header = t("pool.header", lang, step=snapshot.step, phase=phase_name(snapshot, lang), n=snapshot.num_blocks,
                free=len(snapshot.free_block_ids), B=snapshot.block_size)
-    parts = [text(PAD, PAD + 12, header, 12, bold=True)]
     top = PAD + 22
-    words = {k: esc(v) for k, v in words.items()}
-    names = {state: esc(name) for state, name in names.items()}
+    cells = []
     for block, state in zip(snapshot.blocks, states):
         i = block.block_id
         x = PAD + (i % ncols) * (cell_w + GAP)
         y = top + (i // ncols) * (cell_h + GAP)
         style = STATE_STYLES[state]
         pos = queue.get(i)
-        # compact pools are large: no token text (the detail shows it), no tooltip, one f-string per block
+        # compact pools are large: no token text (the detail shows it), no tooltip
         content = ""
         if not compact:
             token_ids = block.token_ids or filling.get(i, ())
-            content = esc(visible(decode(token_ids))) if token_ids else ""
+            content = visible(decode(token_ids)) if token_ids else ""
         label = f'{words["block"]} {i}: {names[state]}, {words["ref"]} {block.ref_count}, ' \
                 f'{words["hash"]} {short_hash(block.hash)}'
         if not compact:
@@ -94,44 +119,45 @@ def render_pool(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str =
             label += f', {words["queue"]} {pos}' + (f' ({words["next"]})' if pos == 0 else "")
         if i in touched:
             label += f', {words["touched"]}'
-        parts.append(f'<g data-block-id="{i}" data-state="{state.value}" data-ref="{block.ref_count}" '
-                     f'data-queue="{-1 if pos is None else pos}" aria-label="{label}">'
-                     f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" rx="3" fill="{style.fill}" '
-                     f'class="bv-line" stroke-width="1"/>')
-        if compact:
-            parts.append(f'<text x="{x + cell_w / 2:g}" y="{y + cell_h / 2 + 5:g}" font-size="13" '
-                         f'text-anchor="middle" fill="{style.text}">{style.glyph}</text>')
+        attrs = {"data-block-id": str(i), "data-state": state.value, "data-ref": str(block.ref_count),
+                 "data-queue": str(-1 if pos is None else pos), "aria-label": label}
+        body = (f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" rx="3" fill="{style.fill}" '
+                f'class="bv-line" stroke-width="1"/>')
+        if compact:  # one string per block: a compact pool has thousands
+            body += (f'<text x="{x + cell_w / 2:g}" y="{y + cell_h / 2 + 5:g}" font-size="13" '
+                     f'text-anchor="middle" fill="{style.text}">{style.glyph}</text>')
         else:
             ink = style.text
-            parts.append(f"<title>{label}</title>")
-            parts.append(text(x + 5, y + 14, f"#{i}", 12, bold=True, fill=ink))
-            parts.append(text(x + cell_w - 5, y + 15, style.glyph, 14, anchor="end", fill=ink))
-            parts.append(text(x + 5, y + 29, names[state], 10, fill=ink))
-            parts.append(text(x + 5, y + 46, clip(content, 15), 11, fill=ink))
-            parts.append(text(x + 5, y + 62, f'{words["ref"]} {block.ref_count} · {short_hash(block.hash)}', 10,
-                              fill=ink))
-            if pos is not None:
-                queue_text = f"q{pos}" + (f' ▶ {words["next"]}' if pos == 0 else "")
-                parts.append(text(x + 5, y + 77, queue_text, 10, bold=pos == 0, fill=ink))
+            queue_text = "" if pos is None else f"q{pos}" + (f' ▶ {words["next"]}' if pos == 0 else "")
+            body += "".join([
+                f"<title>{esc(label)}</title>",
+                text(x + 5, y + 14, f"#{i}", 12, bold=True, fill=ink),
+                text(x + cell_w - 5, y + 15, style.glyph, 14, anchor="end", fill=ink),
+                text(x + 5, y + 29, names[state], 10, fill=ink),
+                text(x + 5, y + 46, clip(content, 15), 11, fill=ink),
+                text(x + 5, y + 62, f'{words["ref"]} {block.ref_count} · {short_hash(block.hash)}', 10, fill=ink),
+                text(x + 5, y + 77, queue_text, 10, bold=pos == 0, fill=ink) if queue_text else ""])
         if pos == 0:  # a notch on the block the next allocation pops
-            parts.append(f'<path d="M{x} {y} L{x + 10} {y} L{x} {y + 10} Z" class="bv-fg"/>')
+            body += f'<path d="M{x} {y} L{x + 10} {y} L{x} {y + 10} Z" class="bv-fg"/>'
         if i in touched:
-            parts.append(f'<rect x="{x - 1.5}" y="{y - 1.5}" width="{cell_w + 3}" height="{cell_h + 3}" rx="4" '
-                         f'fill="none" class="bv-touch" stroke-width="3" stroke-dasharray="5 3"/>')
+            body += (f'<rect x="{x - 1.5}" y="{y - 1.5}" width="{cell_w + 3}" height="{cell_h + 3}" rx="4" '
+                     f'fill="none" class="bv-touch" stroke-width="3" stroke-dasharray="5 3"/>')
         if i == selected:
-            parts.append(f'<rect x="{x - 3}" y="{y - 3}" width="{cell_w + 6}" height="{cell_h + 6}" rx="5" '
-                         f'fill="none" class="bv-sel" stroke-width="2"/>')
-        parts.append("</g>")
+            body += (f'<rect x="{x - 3}" y="{y - 3}" width="{cell_w + 6}" height="{cell_h + 6}" rx="5" '
+                     f'fill="none" class="bv-sel" stroke-width="2"/>')
+        cells.append(Cell(attrs, body))
     nrows = (snapshot.num_blocks + ncols - 1) // ncols
     bottom = top + nrows * (cell_h + GAP)
     width = max(PAD * 2 + ncols * (cell_w + GAP), text_width(header, 12) + 2 * PAD)
+    legend_svg = ""
     if legend:
         legend_svg, legend_w, legend_h = render_legend(PAD, bottom + 6, lang)
-        parts.append(legend_svg)
         width = max(width, legend_w + 2 * PAD)
         bottom += 6 + legend_h
-    return svg_document(width, bottom + PAD, "".join(parts), view="pool", step=snapshot.step,
-                        label=header, attrs=f' data-num-blocks="{snapshot.num_blocks}"')
+    root = svg_root(width, bottom + PAD, view="pool", step=snapshot.step, label=header)
+    root["data-num-blocks"] = str(snapshot.num_blocks)
+    head = background(width, bottom + PAD) + text(PAD, PAD + 12, header, 12, bold=True)
+    return PoolPicture(root, head, tuple(cells), legend_svg)
 
 
 def render_legend(x: float, y: float, lang: str = "en") -> tuple[str, float, float]:

@@ -30,22 +30,25 @@ def default_seq(timeline, step: int) -> int | None:
 
 
 def has_kv(timeline) -> bool:
-    """Whether the timeline records K values: a live LLMEngine that keeps some, or a trace with some."""
+    """Whether the timeline records K/V values: a live LLMEngine that keeps some, or a trace with some."""
     if getattr(timeline, "kv_layer", None) is not None and getattr(timeline, "kv_head", None) is not None:
         return True
     return len(timeline.frames) > 1 and "kv" in (timeline.frames[1].payload or {})
 
 
-def kv_svg(timeline, step: int, index: KVIndex, *, lang: str = "en") -> str:
-    """The recorded K pool of one layer and head at `step`, this step's writes outlined; rows: the
-    blocks in use or written."""
-    values = index.values(timeline.frames, step)
+def kv_svg(timeline, step: int, index: KVIndex, *, lang: str = "en", kv: str = "k") -> str:
+    """The recorded K (kv="k") or V (kv="v") pool of one layer and head at `step`, this step's
+    writes outlined; rows: the blocks in use or written."""
+    if kv not in ("k", "v"):
+        raise ValueError(f'kv must be "k" or "v", got {kv!r}')
+    values = index.values(timeline.frames, step, kv)
+    name = kv.upper()
     if values is None:
-        return message_svg(t("kv.empty", lang), "kv", step)
+        return message_svg(t("kv.empty", lang, kv=name), "kv", step)
     written = [s for e in timeline.events(step) if isinstance(e, KVWritten) for s in e.slots]
     snapshot = timeline.snapshot(step)
     rows = sorted(snapshot.used_block_ids | {s // snapshot.block_size for s in written})
-    title = t("kv.which", lang, **index.which)
+    title = t("kv.which", lang, kv=name, **index.which)
     return render_kv(values, written, blocks=rows, step=step, title=title, lang=lang)
 
 
@@ -55,9 +58,11 @@ def message_svg(message: str, view: str, step: int) -> str:
 
 
 def render_view(timeline, view: str, step: int | None = None, *, lang: str = "en", seq_id: int | None = None,
-                index: TraceIndex | None = None, kv_index: KVIndex | None = None, selected: int | None = None) -> str:
+                index: TraceIndex | None = None, kv_index: KVIndex | None = None, selected: int | None = None,
+                kv: str = "k") -> str:
     """SVG of `view` (one of SVG_VIEWS) at `step` (default: the cursor). Pass indexes kept by the
-    caller to avoid rereading the trace (the chain view needs a TraceIndex, the KV view a KVIndex)."""
+    caller to avoid rereading the trace (the chain view needs a TraceIndex, the KV view a KVIndex).
+    The KV view shows K values, or V with kv="v"."""
     step = timeline.cursor if step is None else step
     snapshot, events = timeline.snapshot(step), timeline.events(step)
     decode = timeline.decode
@@ -69,7 +74,7 @@ def render_view(timeline, view: str, step: int | None = None, *, lang: str = "en
         if not has_kv(timeline):
             return message_svg(t("kv.none", lang), view, step)
         kv_index = kv_index or KVIndex(snapshot.num_blocks, snapshot.block_size)
-        return kv_svg(timeline, step, kv_index, lang=lang)
+        return kv_svg(timeline, step, kv_index, lang=lang, kv=kv)
     if view not in ("mapping", "chain"):
         raise ValueError(f"unknown view {view!r}; choose one of {SVG_VIEWS}")
     seq_id = default_seq(timeline, step) if seq_id is None else seq_id

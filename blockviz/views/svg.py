@@ -1,4 +1,5 @@
 """The few SVG helpers the renderers share: escaping, text width, the document frame."""
+import re
 from html import escape
 from unicodedata import east_asian_width
 
@@ -9,6 +10,9 @@ CHAR_WIDTH = 0.6  # monospace advance, in font sizes; CJK characters take two
 
 def esc(value) -> str:
     return escape(str(value), quote=True)
+
+
+NEEDS_ESCAPE = re.compile("[&<>\"']")
 
 
 def columns(text: str) -> int:
@@ -39,15 +43,30 @@ def visible(text: str) -> str:
     return text.replace(" ", "␣").replace("\n", "⏎").replace("\t", "⇥")
 
 
+def attrs_markup(attrs: dict[str, str]) -> str:
+    """name="value" pairs, values escaped: the markup of the attributes a page sets one by one."""
+    # most values are numbers and state names: skip escape() for them (a pool has thousands)
+    return " ".join([f'{name}="{esc(value) if NEEDS_ESCAPE.search(value) else value}"'
+                     for name, value in attrs.items()])
+
+
+def svg_root(width: float, height: float, *, view: str, step: int, label: str) -> dict[str, str]:
+    """Attributes of a view's <svg> element: its size, `role`/`aria-label`, and `data-view` and
+    `data-step` so pages and tests can tell what is shown."""
+    w, h = round(width), round(height)
+    return {"xmlns": "http://www.w3.org/2000/svg", "width": str(w), "height": str(h), "viewBox": f"0 0 {w} {h}",
+            "role": "img", "aria-label": label, "data-view": view, "data-step": str(step)}
+
+
+def background(width: float, height: float) -> str:
+    return f'<rect class="bv-bg" x="0" y="0" width="{round(width)}" height="{round(height)}"/>'
+
+
 def svg_document(width: float, height: float, body: str, *, view: str, step: int, label: str,
                  attrs: str = "") -> str:
-    """A standalone SVG: theme classes in a <style>, a background, `data-view` and `data-step`
-    so pages and tests can tell what is shown."""
-    w, h = round(width), round(height)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-            f'role="img" aria-label="{esc(label)}" data-view="{view}" data-step="{step}"{attrs}>'
-            f'<style>{theme_css()}</style><rect class="bv-bg" x="0" y="0" width="{w}" height="{h}"/>'
-            f'{body}</svg>')
+    """A standalone SVG: theme classes in a <style>, a background, then `body`."""
+    root = attrs_markup(svg_root(width, height, view=view, step=step, label=label))
+    return f'<svg {root}{attrs}><style>{theme_css()}</style>{background(width, height)}{body}</svg>'
 
 
 def text(x: float, y: float, content: str, size: float = 11, cls: str = "bv-fg", anchor: str = "start",

@@ -69,30 +69,32 @@ def tokens_when_probed(frames: list[Frame], seq_id: int, step: int) -> tuple[int
 
 
 class KVIndex:
-    """The recorded K values of one layer and head in every slot, at any step.
+    """The recorded K and V values of one layer and head in every slot, at any step.
 
-    A live run keeps only each step's writes (frame.payload["kv"]: layer, head, slots, k [n, head_dim]);
-    the pool at step s is every write up to s, later ones on top, like the real cache (a freed
-    block keeps its old values until overwritten). A copy every CHECKPOINT steps bounds a seek's work.
+    A live run keeps only each step's writes (frame.payload["kv"]: layer, head, slots, and "k" and
+    "v", each [n, head_dim]; traces saved before V was recorded have only "k"). The pool at step s is
+    every write up to s, later ones on top, like the real cache (a freed block keeps its old values
+    until overwritten). A copy every CHECKPOINT steps bounds a seek's work.
     """
     CHECKPOINT = 32
 
     def __init__(self, num_blocks: int, block_size: int):
         self.num_blocks, self.block_size = num_blocks, block_size
-        self.checkpoints: dict[int, np.ndarray] = {}
+        self.checkpoints: dict[tuple[str, int], np.ndarray] = {}  # (kv, step) -> pool
         self.which: dict | None = None  # {"layer": ..., "head": ...} of the first write seen
 
-    def values(self, frames: list[Frame], step: int) -> np.ndarray | None:
-        """[num_blocks, block_size, head_dim] at `step`; None when no step up to it wrote K values."""
-        start = max((s for s in self.checkpoints if s <= step), default=0)
-        pool = self.checkpoints[start].copy() if start in self.checkpoints else None
+    def values(self, frames: list[Frame], step: int, kv: str = "k") -> np.ndarray | None:
+        """[num_blocks, block_size, head_dim] of K (kv="k") or V (kv="v") at `step`; None when no
+        step up to it wrote such values."""
+        start = max((s for k, s in self.checkpoints if k == kv and s <= step), default=0)
+        pool = self.checkpoints[kv, start].copy() if (kv, start) in self.checkpoints else None
         for s in range(start + 1, step + 1):
-            kv = (frames[s].payload or {}).get("kv")
-            if kv is not None and len(kv["slots"]):
+            written = (frames[s].payload or {}).get("kv")
+            if written is not None and written.get(kv) is not None and len(written["slots"]):
                 if pool is None:
-                    pool = np.zeros((self.num_blocks * self.block_size, kv["k"].shape[1]), dtype=np.float32)
-                    self.which = {"layer": kv["layer"], "head": kv["head"]}
-                pool[list(kv["slots"])] = kv["k"]
+                    pool = np.zeros((self.num_blocks * self.block_size, written[kv].shape[1]), dtype=np.float32)
+                    self.which = {"layer": written["layer"], "head": written["head"]}
+                pool[list(written["slots"])] = written[kv]
             if s % self.CHECKPOINT == 0 and pool is not None:
-                self.checkpoints[s] = pool.copy()
+                self.checkpoints[kv, s] = pool.copy()
         return None if pool is None else pool.reshape(self.num_blocks, self.block_size, -1)

@@ -1,5 +1,6 @@
 """Thin JupyterLab widgets over the pure renderers. Every view follows one timeline's cursor,
-renders only when what it shows changed, and works alone or inside the Dashboard."""
+renders only when what it shows changed, and works alone or inside the Dashboard. The pool, the
+largest view, sends the page only the blocks that changed."""
 import io
 
 import anywidget
@@ -8,42 +9,116 @@ import traitlets
 
 from blockviz.i18n import t
 from blockviz.views.render_metrics import MetricsIndex, render_metrics
-from blockviz.views.render_pool import render_block_detail
+from blockviz.views.pool_patch import pool_patch
+from blockviz.views.render_pool import PoolPicture, pool_picture, render_block_detail
 from blockviz.views.render_view import labels_of, render_view
 from blockviz.views.trace_index import KVIndex, TraceIndex
 
-# Draws the `svg` (and `detail` HTML) it is given; a click on anything with data-block-id is sent back.
-VIEW_ESM = """
-function render({ model, el }) {
+# The pane and detail box every view draws into; a click on anything with data-block-id is sent back.
+FRAME_JS = """
+function frame(model, el) {
   const pane = document.createElement("div");
   pane.className = "bv-pane";
   const detail = document.createElement("div");
   detail.className = "bv-detail-box";
   el.append(pane, detail);
-  const draw = () => {
-    pane.innerHTML = model.get("svg");
-    pane.style.maxHeight = model.get("max_height") || "none";
-  };
+  const size = () => { pane.style.maxHeight = model.get("max_height") || "none"; };
   const drawDetail = () => { detail.innerHTML = model.get("detail"); };
-  model.on("change:svg", draw);
-  model.on("change:max_height", draw);
+  model.on("change:max_height", size);
   model.on("change:detail", drawDetail);
   pane.addEventListener("click", (e) => {
     const target = e.target.closest("[data-block-id]");
     if (target && +target.dataset.blockId >= 0) model.send({ block: +target.dataset.blockId });
   });
-  draw(); drawDetail();
+  size(); drawDetail();
+  return pane;
+}
+"""
+# Redraws the whole `svg` it is given.
+VIEW_ESM = FRAME_JS + """
+function render({ model, el }) {
+  const pane = frame(model, el);
+  const draw = () => { pane.innerHTML = model.get("svg"); };
+  model.on("change:svg", draw);
+  draw();
 }
 export default { render };
 """
-VIEW_CSS = ".bv-pane { overflow: auto; } .bv-pane svg { display: block; } .bv-detail-box:empty { display: none; }"
+# The pool: drawn whole from `full`, then changed block by block by each `patch` whose base is the
+# version shown. Any other patch means this page missed one (it opened late): it asks for `full` again.
+POOL_ESM = FRAME_JS + """
+function render({ model, el }) {
+  const pane = frame(model, el);
+  let shown = -1, svg, head, legend, cells;
+  const setAttrs = (node, attrs) => {
+    for (const name of node.getAttributeNames()) if (!(name in attrs)) node.removeAttribute(name);
+    for (const [name, value] of Object.entries(attrs)) {
+      if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+    }
+  };
+  const part = (name) => svg.querySelector(`:scope > [data-part="${name}"]`);
+  const drawFull = () => {
+    const full = model.get("full");
+    if (!full.svg) return;
+    pane.innerHTML = full.svg;
+    svg = pane.firstElementChild;
+    head = part("head"); legend = part("legend"); cells = [...part("cells").children];
+    shown = full.version;
+  };
+  const applyPatch = () => {
+    const patch = model.get("patch");
+    if (patch.base !== shown) {
+      if (patch.version > shown) model.send({ full: true });
+      return;
+    }
+    if (patch.root) setAttrs(svg, patch.root);
+    if (patch.head !== undefined) head.innerHTML = patch.head;
+    if (patch.legend !== undefined) legend.innerHTML = patch.legend;
+    for (const [id, attrs, body] of patch.cells) {
+      if (attrs) setAttrs(cells[id], attrs);
+      if (body !== null) cells[id].innerHTML = body;
+    }
+    shown = patch.version;
+  };
+  model.on("change:full", drawFull);
+  model.on("change:patch", applyPatch);
+  drawFull(); applyPatch();
+}
+export default { render };
+"""
+# The KV view: a K/V switch above the picture; the switch sets `kv`, Python redraws.
+KV_ESM = FRAME_JS + """
+function render({ model, el }) {
+  const s = model.get("strings");
+  const bar = document.createElement("div");
+  bar.className = "bv-toggle"; bar.setAttribute("role", "group"); bar.setAttribute("aria-label", s.group);
+  const buttons = ["k", "v"].map((kv) => {
+    const b = document.createElement("button");
+    b.textContent = s[kv]; b.dataset.kv = kv;
+    b.addEventListener("click", () => { model.set("kv", kv); model.save_changes(); });
+    bar.append(b);
+    return b;
+  });
+  el.append(bar);
+  const pane = frame(model, el);
+  const draw = () => {
+    pane.innerHTML = model.get("svg");
+    for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.kv === model.get("kv")));
+  };
+  model.on("change:svg change:kv", draw);
+  draw();
+}
+export default { render };
+"""
+VIEW_CSS = """.bv-pane { overflow: auto; } .bv-pane svg { display: block; } .bv-detail-box:empty { display: none; }
+.bv-toggle { display: flex; gap: 4px; padding: 2px 0 4px; }
+.bv-toggle button[aria-pressed="true"] { font-weight: bold; outline: 2px solid var(--jp-brand-color1, #0b5cad); }"""
 
 
 class TimelineView(anywidget.AnyWidget):
-    """Base: subclasses say what to draw at a step (`draw`) and which options change it (`options`)."""
-    _esm = VIEW_ESM
+    """Base: follows one timeline's cursor. Subclasses say what to draw at a step (`draw`), which
+    options change it (`options`) and how the page gets it (`publish`)."""
     _css = VIEW_CSS
-    svg = traitlets.Unicode("").tag(sync=True)
     detail = traitlets.Unicode("").tag(sync=True)
     max_height = traitlets.Unicode("").tag(sync=True)
 
@@ -61,7 +136,10 @@ class TimelineView(anywidget.AnyWidget):
     def options(self) -> tuple:
         return ()
 
-    def draw(self, step: int) -> str:
+    def draw(self, step: int):
+        raise NotImplementedError
+
+    def publish(self, drawn):
         raise NotImplementedError
 
     def refresh(self, force: bool = False):
@@ -71,7 +149,7 @@ class TimelineView(anywidget.AnyWidget):
         key = (id(self.timeline.frame()), self.options())
         if key != self._shown or force:
             self._shown = key
-            self.svg = self.draw(self.timeline.cursor)
+            self.publish(self.draw(self.timeline.cursor))
 
     def set_active(self, active: bool):
         self.active = active
@@ -83,33 +161,73 @@ class TimelineView(anywidget.AnyWidget):
                 listener(int(content["block"]))
 
 
+class SvgView(TimelineView):
+    """A view the page redraws whole from the `svg` it is sent."""
+    _esm = VIEW_ESM
+    svg = traitlets.Unicode("").tag(sync=True)
+
+    def publish(self, drawn: str):
+        self.svg = drawn
+
+
 class PoolView(TimelineView):
-    """Every physical block; click one for its details."""
+    """Every physical block; click one for its details. The page gets the whole pool once (`full`),
+    then after each move of the cursor only what changed (`patch`, see pool_patch.py), so a step in
+    a large pool redraws the few blocks it changed."""
+    _esm = POOL_ESM
+    full = traitlets.Dict().tag(sync=True)   # {"version": n, "svg": the whole pool}
+    patch = traitlets.Dict().tag(sync=True)  # {"base": n - 1, "version": n, **pool_patch(...)}
 
     def __init__(self, timeline, lang: str = "en", **kwargs):
         self.selected: int | None = None
         self.index = TraceIndex()
+        self.picture: PoolPicture | None = None  # what the latest version shows
+        self.version = 0
         super().__init__(timeline, lang, **kwargs)
         self.block_listeners.append(self.select)
 
     def options(self) -> tuple:
         return (self.selected, self.lang)
 
-    def draw(self, step: int) -> str:
+    def draw(self, step: int) -> PoolPicture:
         if self.selected is not None:
             self.index.update(self.timeline.frames)
             self.detail = render_block_detail(self.timeline.snapshot(step), self.selected, parents=self.index.parents,
                                               lang=self.lang, decode=self.timeline.decode)
         else:
             self.detail = f'<span style="color:var(--jp-ui-font-color2,#555)">{t("dash.click", self.lang)}</span>'
-        return render_view(self.timeline, "pool", step, lang=self.lang, selected=self.selected)
+        return pool_picture(self.timeline.snapshot(step), self.timeline.events(step), lang=self.lang,
+                            decode=self.timeline.decode, selected=self.selected)
+
+    def publish(self, drawn: PoolPicture):
+        shown, self.picture = self.picture, drawn
+        if shown is None:
+            self.send_full()
+        else:
+            self.version += 1
+            self.patch = {"base": self.version - 1, "version": self.version, **pool_patch(shown, drawn)}
+
+    @property
+    def svg(self) -> str:
+        """The whole pool as the page shows it now (like every other view's `svg`)."""
+        return self.picture.svg() if self.picture else ""
+
+    def send_full(self):
+        """The whole pool as a new version: every page redraws it, and later patches apply on top."""
+        self.version += 1
+        self.full = {"version": self.version, "svg": self.picture.svg()}
 
     def select(self, block_id: int | None):
         self.selected = None if block_id == self.selected else block_id  # a second click closes it
         self.refresh()
 
+    def _on_msg(self, widget, content, buffers):
+        if content.get("full"):
+            self.send_full()
+        super()._on_msg(widget, content, buffers)
 
-class RequestView(TimelineView):
+
+class RequestView(SvgView):
     """A view of one request: `seq_id`, or (None) the request scheduled at the cursor."""
     view = ""
 
@@ -139,7 +257,7 @@ class ChainView(RequestView):
     view = "chain"
 
 
-class EventLog(TimelineView):
+class EventLog(SvgView):
     """This step's events, one narrated line each."""
 
     def __init__(self, timeline, lang: str = "en", max_height: str = "220px", **kwargs):
@@ -152,19 +270,25 @@ class EventLog(TimelineView):
         return render_view(self.timeline, "events", step, lang=self.lang)
 
 
-class KVView(TimelineView):
-    """The recorded K values of one layer and head in their slots (an LLMEngine's kv_layer, kv_head)."""
+class KVView(SvgView):
+    """The recorded K or V values (`kv`: "k" or "v", switched in the page) of one layer and head in
+    their slots (an LLMEngine's kv_layer, kv_head)."""
+    _esm = KV_ESM
+    kv = traitlets.Enum(["k", "v"], "k").tag(sync=True)
+    strings = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, timeline, lang: str = "en", **kwargs):
+    def __init__(self, timeline, lang: str = "en", kv: str = "k", **kwargs):
         snapshot = timeline.snapshot(0)
         self.kv_index = KVIndex(snapshot.num_blocks, snapshot.block_size)
-        super().__init__(timeline, lang, **kwargs)
+        strings = {key: t(f"kv.switch.{key}", lang) for key in ("group", "k", "v")}
+        super().__init__(timeline, lang, kv=kv, strings=strings, **kwargs)
+        self.observe(lambda change: self.refresh(), "kv")
 
     def options(self) -> tuple:
-        return (self.lang,)
+        return (self.lang, self.kv)
 
     def draw(self, step: int) -> str:
-        return render_view(self.timeline, "kv", step, lang=self.lang, kv_index=self.kv_index)
+        return render_view(self.timeline, "kv", step, lang=self.lang, kv_index=self.kv_index, kv=self.kv)
 
 
 class MetricsView(w.Image):

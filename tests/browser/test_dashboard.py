@@ -1,6 +1,9 @@
 """A real browser: JupyterLab runs a notebook that builds a Simulator and a Dashboard, Playwright
-drives Debian's chromium, presses the step button, and the block states in the page must equal
-the engine's classifier at that step. Saves a screenshot and the step-to-render latency in out/browser/.
+drives Debian's chromium, steps forward, back and jumps, and after each move the block states in
+the page must equal the engine's classifier and the pool in the page must be exactly the pool
+Python renders for that step (so a pool patched cell by cell is the same as one drawn whole).
+The KV view's K/V switch redraws it with V. Saves a screenshot and the step-to-render latency in
+out/browser/.
 
 Run alone: .venv/bin/python -m pytest tests/browser   (tests/browser/install_chromium.sh installs chromium)
 """
@@ -20,6 +23,7 @@ import nbformat
 import pytest
 
 from blockviz.states import classify
+from blockviz.views.render_view import render_view
 
 from browser_scenario import scenario
 
@@ -29,12 +33,12 @@ REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "out" / "browser"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]
-STEPS = 6  # step presses on each pool: the states are checked and the latency measured after each
+STEPS = 6  # forward presses on each pool, then as many back: timed, then again checked after each
 
 SETUP = """\
 import sys
 sys.path[:0] = [{repo!r}, {here!r}]
-from browser_scenario import scenario
+from browser_scenario import kv_timeline, scenario
 from blockviz.views import show
 """
 
@@ -73,8 +77,9 @@ def lab(tmp_path):
            "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
     notebook = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell(SETUP.format(repo=str(REPO), here=str(Path(__file__).parent))),
-        nbformat.v4.new_code_cell("small = scenario(12)\nshow(small)"),
-        nbformat.v4.new_code_cell("big = scenario(1024)\nshow(big)"),
+        nbformat.v4.new_code_cell("small = scenario(12)\nsmall_dash = show(small)\nsmall_dash"),
+        nbformat.v4.new_code_cell("big = scenario(1024)\nbig_dash = show(big)\nbig_dash"),
+        nbformat.v4.new_code_cell('show(kv_timeline(), "kv")'),
     ])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     (tmp_path / "root").mkdir()
@@ -107,7 +112,7 @@ def lab(tmp_path):
         log.close()
 
 
-STEP_AND_WAIT = """([numBlocks, expected]) => new Promise((resolve, reject) => {
+STEP_AND_WAIT = """([numBlocks, cmd, expected]) => new Promise((resolve, reject) => {
   const pool = () => document.querySelector(`svg[data-view="pool"][data-num-blocks="${numBlocks}"]`);
   const cell = pool().closest('.jp-Cell');
   const t0 = performance.now();
@@ -121,13 +126,45 @@ STEP_AND_WAIT = """([numBlocks, expected]) => new Promise((resolve, reject) => {
   const observer = new MutationObserver(done);
   observer.observe(cell, { subtree: true, childList: true, attributes: true });
   setTimeout(() => { observer.disconnect(); reject(new Error('no render of step ' + expected)); }, 30000);
-  cell.querySelector('.bv-player button[data-cmd="forward"]').click();
+  cell.querySelector(`.bv-player button[data-cmd="${cmd}"]`).click();
 })"""
 
 READ_STATES = """(numBlocks) => {
   const svg = document.querySelector(`svg[data-view="pool"][data-num-blocks="${numBlocks}"]`);
   return [svg.dataset.step, [...svg.querySelectorAll('[data-block-id]')].map(e => e.dataset.state)];
 }"""
+
+# Every pool of that size in the page, compared with `expected` parsed the same way: "" if equal,
+# else where they first differ.
+POOL_DIFFERENCES = """([numBlocks, expected]) => {
+  const box = document.createElement('div');
+  box.innerHTML = expected;
+  const want = box.firstElementChild.outerHTML;
+  return [...document.querySelectorAll(`svg[data-view="pool"][data-num-blocks="${numBlocks}"]`)].map(svg => {
+    const got = svg.outerHTML;
+    if (got === want) return "";
+    let i = 0;
+    while (got[i] === want[i]) i++;
+    return `at ${i}: page ${got.slice(i - 80, i + 80)} | python ${want.slice(i - 80, i + 80)}`;
+  });
+}"""
+
+# A new cell showing the big dashboard's pool again: a second, late view of the same widget.
+SHOW_AGAIN = """async () => {
+  const app = window.jupyterapp, notebook = app.shell.currentWidget.content;
+  notebook.activeCellIndex = notebook.widgets.length - 1;
+  await app.commands.execute('notebook:insert-cell-below');
+  notebook.activeCell.model.sharedModel.setSource('big_dash.pool');
+  await app.commands.execute('notebook:run-cell');
+}"""
+
+
+def check(page, sim, n: int, step: int, views: int = 1):
+    """The page's pool of n blocks shows `step`, with the classifier's states, exactly as Python draws it."""
+    shown, states = page.evaluate(READ_STATES, n)
+    assert shown == str(step)
+    assert states == [s.value for s in classify(sim.snapshot(step))], f"{n} blocks, step {step}"
+    assert page.evaluate(POOL_DIFFERENCES, [n, render_view(sim, "pool", step)]) == [""] * views, f"{n}, {step}"
 
 
 def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium first: skip before starting lab
@@ -148,26 +185,46 @@ def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium 
             for n in (12, 1024):
                 page.wait_for_selector(f'svg[data-view="pool"][data-num-blocks="{n}"]', timeout=180_000)
             for n, sim in expected.items():
-                step, states = page.evaluate(READ_STATES, n)
-                assert (step, states) == ("0", [s.value for s in classify(sim.snapshot(0))])
-                for k in range(1, STEPS + 1):
-                    latencies[n].append(page.evaluate(STEP_AND_WAIT, [n, k]))
-                    step, states = page.evaluate(READ_STATES, n)
-                    assert step == str(k)
-                    assert states == [s.value for s in classify(sim.snapshot(k))], f"{n} blocks, step {k}"
+                check(page, sim, n, 0)
+                moves = [("forward", k) for k in range(1, STEPS + 1)] + [("back", k) for k in range(STEPS - 1, -1, -1)]
+                for cmd, k in moves:  # timed alone: the checks' own work would land in the next step's time
+                    latencies[n].append(page.evaluate(STEP_AND_WAIT, [n, cmd, k]))
+                for cmd, k in moves:
+                    page.evaluate(STEP_AND_WAIT, [n, cmd, k])
+                    check(page, sim, n, k)
+                jump = page.locator(f'svg[data-view="pool"][data-num-blocks="{n}"]').locator(
+                    "xpath=ancestor::div[contains(@class,'jp-Cell')][1]").locator(".bv-jump")
+                jump.fill("3")
+                jump.dispatch_event("change")
+                page.wait_for_function(f"({READ_STATES})({n})[0] === '3'")
+                check(page, sim, n, 3)
+            page.evaluate(SHOW_AGAIN)  # a view opened late starts from the current step, then follows
+            page.wait_for_function(f"(a) => ({POOL_DIFFERENCES})(a).join() === ','",
+                                   arg=[1024, render_view(expected[1024], "pool", 3)], timeout=60_000)
+            check(page, expected[1024], 1024, 3, views=2)
+            page.evaluate(STEP_AND_WAIT, [1024, "forward", 4])
+            check(page, expected[1024], 1024, 4, views=2)
+            kv = page.locator('svg[data-view="kv"]')  # the K/V switch: K first, V after a click
+            assert "· K ·" in kv.get_attribute("aria-label")
+            assert page.locator('.bv-toggle button[data-kv="k"]').get_attribute("aria-pressed") == "true"
+            page.locator('.bv-toggle button[data-kv="v"]').click()
+            page.wait_for_function("""document.querySelector('svg[data-view="kv"]').ariaLabel.includes('· V ·')""")
+            assert page.locator('.bv-toggle button[data-kv="v"]').get_attribute("aria-pressed") == "true"
             small = page.locator('svg[data-view="pool"][data-num-blocks="12"]').locator(
                 "xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
             small.locator(".bv-player").focus()  # keyboard: ← steps back
             page.keyboard.press("ArrowLeft")
-            page.wait_for_function(f"({READ_STATES})(12)[0] === '{STEPS - 1}'")
-            assert page.evaluate(READ_STATES, 12)[1] == [s.value for s in classify(expected[12].snapshot(STEPS - 1))]
+            page.wait_for_function(f"({READ_STATES})(12)[0] === '2'")
+            check(page, expected[12], 12, 2)
             small.locator('svg[data-view="pool"] [data-block-id="3"]').click()  # a click opens the block's detail
             small.locator('.bv-detail[data-block-id="3"]').wait_for(timeout=30_000)
+            assert page.evaluate(POOL_DIFFERENCES, [12, render_view(expected[12], "pool", 2, selected=3)]) == [""]
             small.scroll_into_view_if_needed()
             small.screenshot(path=str(OUT / "dashboard.png"))
         finally:
             browser.close()
-    figures = {f"{n} blocks": {"median_ms": round(median(v), 1), "max_ms": round(max(v), 1), "steps": len(v)}
+    figures = {f"{n} blocks": {"median_ms": round(median(v), 1), "max_ms": round(max(v), 1), "steps": len(v),
+                               "each_ms": [round(x, 1) for x in v]}
                for n, v in latencies.items()}
     (OUT / "latency.json").write_text(json.dumps(figures, indent=1))
     print("step-to-render latency:", figures)

@@ -1,10 +1,11 @@
 """Traces round-trip through JSON, and bad files get errors that say what is wrong."""
 import json
 
+import numpy as np
 import pytest
 
 from blockviz.scenarios import load_scenario
-from blockviz.trace.io import TraceError, load_trace, trace_to_dict
+from blockviz.trace.io import TraceError, load_trace, payload_from_dict, payload_to_dict, trace_to_dict
 
 
 @pytest.fixture
@@ -70,3 +71,16 @@ def test_missing_and_binary_files(tmp_path):
     binary.write_bytes(b"\x80\x04\x95\xff\xfe")
     with pytest.raises(TraceError, match="not UTF-8"):
         load_trace(binary)
+
+
+def test_kv_payload_round_trips_k_and_v_and_old_payloads_with_k_only_still_load():
+    rng = np.random.default_rng(0)
+    payload = {"kv": {"layer": 1, "head": 0, "slots": [4, 5, 9],
+                      "k": rng.normal(size=(3, 8)).astype(np.float16), "v": rng.normal(size=(3, 8)).astype(np.float16)}}
+    loaded = payload_from_dict(json.loads(json.dumps(payload_to_dict(payload))))["kv"]
+    assert loaded["slots"] == [4, 5, 9] and (loaded["layer"], loaded["head"]) == (1, 0)
+    for name in ("k", "v"):
+        assert loaded[name].dtype == np.float16 and loaded[name].shape == (3, 8)
+        np.testing.assert_allclose(loaded[name].astype(float), payload["kv"][name].astype(float), atol=1e-3)
+    old = payload_from_dict({"kv": {"layer": 0, "head": 0, "slots": [1], "k": [[0.5, -0.25]]}})["kv"]
+    assert "v" not in old and old["k"].shape == (1, 2)

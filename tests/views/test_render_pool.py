@@ -62,6 +62,14 @@ def test_tokens_are_shown_as_text_even_while_a_block_fills(lifecycle):
     assert "“”" not in cell.get("aria-label")  # a filling block's tokens come from its request
 
 
+def test_tokens_with_markup_characters_are_escaped_once():
+    sim = Simulator(num_blocks=4, block_size=4)
+    sim.add('a<&"', max_tokens=1)
+    sim.run(1)
+    cell = with_attr(parse(render_pool(sim.snapshot(), sim.events(), decode=sim.decode)), "data-block-id")[0]
+    assert 'a<&"' in texts(cell) and '“a<&"”' in cell.get("aria-label")
+
+
 def test_compact_pool_keeps_state_data_and_labels():
     sim = Simulator(num_blocks=300, block_size=4)
     sim.add("x" * 40, max_tokens=2)

@@ -4,8 +4,11 @@ from blockviz import Simulator
 from blockviz.states import classify
 from blockviz.views import VIEWS, show
 from blockviz.views.dashboard import Dashboard
+from blockviz.views.render_pool import PoolPicture
+from blockviz.views.render_view import render_view
 from blockviz.views.widgets import ChainView, MappingView, PoolView
 
+from pagetools import apply_patch
 from svgtools import parse, with_attr
 
 
@@ -56,6 +59,53 @@ def test_clicking_a_block_shows_its_detail_and_a_second_click_closes_it():
     assert any(r.get("class") == "bv-sel" for r in parse(pool.svg).iter())
     pool._on_msg(pool, {"block": 3}, [])
     assert pool.selected is None
+
+
+class PoolPage:
+    """A page showing a PoolView, as POOL_ESM does: the whole pool from `full`, then each patch whose
+    base is the version shown; a page that missed one asks for the whole pool."""
+
+    def __init__(self, pool: PoolView):
+        self.pool = pool
+        pool.observe(lambda change: self.full(), "full")
+        pool.observe(lambda change: self.patch(), "patch")
+        self.full()
+        self.patch()
+
+    def full(self):
+        self.text, self.version = self.pool.full["svg"], self.pool.full["version"]
+        # the picture behind it, when it is the latest (a late page's `full` may be older)
+        self.shown: PoolPicture | None = self.pool.picture if self.pool.picture.svg() == self.text else None
+
+    def patch(self):
+        patch = self.pool.patch
+        if patch.get("base") == self.version:
+            self.shown, self.version = apply_patch(self.shown, patch), patch["version"]
+        elif patch.get("version", -1) > self.version:
+            self.pool._on_msg(self.pool, {"full": True}, [])
+
+    def svg(self) -> str:
+        return self.text if self.shown is None else self.shown.svg()
+
+
+def test_the_pool_page_follows_every_move_through_patches_and_a_late_page_catches_up():
+    sim = fresh()
+    dash = Dashboard(sim)
+    page = PoolPage(dash.pool)
+    full_version = dash.pool.full["version"]
+    moves = [("forward", {}), ("forward", {}), ("back", {}), ("seek", {"step": 5}), ("first", {}), ("last", {})]
+    for cmd, extra in moves:
+        press(dash.player, cmd, **extra)
+        assert page.svg() == render_view(sim, "pool", sim.cursor)
+    dash.pool._on_msg(dash.pool, {"block": 3}, [])  # a click outlines block 3: one more patch
+    assert page.svg() == render_view(sim, "pool", sim.cursor, selected=3)
+    assert dash.pool.full["version"] == full_version  # all of it through patches
+    late = PoolPage(dash.pool)  # opened now: its `full` is old, so it asks for the pool again
+    assert dash.pool.full["version"] > full_version
+    assert late.svg() == page.svg() == render_view(sim, "pool", sim.cursor, selected=3)
+    press(dash.player, "back")
+    for shown in (page, late):
+        assert shown.svg() == render_view(sim, "pool", sim.cursor, selected=3)
 
 
 def test_hidden_tabs_do_no_work_until_shown():

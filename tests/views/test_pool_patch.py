@@ -1,0 +1,63 @@
+"""A patch turns the pool picture a page shows into exactly the next one, whichever way the cursor moved."""
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from blockviz import Simulator
+from blockviz.views.pool_patch import pool_patch
+from blockviz.views.render_pool import pool_picture, render_pool
+
+from pagetools import apply_patch
+
+requests = st.lists(st.tuples(st.text("abc", min_size=1, max_size=14), st.integers(1, 6)), min_size=1, max_size=6)
+
+
+def run(num_blocks: int, block_size: int, reqs: list[tuple[str, int]]) -> Simulator:
+    """A finished run; requests the pool can never hold are left out, half arrive after the first step."""
+    sim = Simulator(num_blocks=num_blocks, block_size=block_size, max_num_batched_tokens=16)
+    for k, (prompt, max_tokens) in enumerate(reqs):
+        if k == len(reqs) // 2 and k:
+            sim.run(1)
+        try:
+            sim.add(prompt, max_tokens=max_tokens)
+        except ValueError:
+            pass
+    sim.run()
+    return sim
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(num_blocks=st.integers(4, 24), block_size=st.integers(1, 4), reqs=requests, compact=st.booleans(),
+       data=st.data())
+def test_patch_applied_to_the_shown_picture_is_the_next_full_render(num_blocks, block_size, reqs, compact, data):
+    sim = run(num_blocks, block_size, reqs)
+    moves = data.draw(st.lists(st.tuples(st.integers(0, sim.last_step), st.none() | st.integers(0, num_blocks - 1)),
+                               min_size=2, max_size=8))  # (step, selected block): forward, back, jumps, clicks
+    pictures = [pool_picture(sim.snapshot(step), sim.events(step), decode=sim.decode, selected=selected,
+                             compact=compact) for step, selected in moves]
+    shown = pictures[0]
+    for (step, selected), new in zip(moves[1:], pictures[1:]):
+        shown = apply_patch(shown, pool_patch(shown, new))
+        assert shown == new
+        assert shown.svg() == render_pool(sim.snapshot(step), sim.events(step), decode=sim.decode,
+                                          selected=selected, compact=compact)
+
+
+def test_a_patch_holds_only_what_changed(lifecycle):
+    pictures = [pool_picture(f.snapshot, f.events, compact=True) for f in lifecycle.frames]
+    assert pool_patch(pictures[1], pictures[1]) == {"cells": []}
+    for shown, new in zip(pictures, pictures[1:]):
+        patch = pool_patch(shown, new)
+        changed = {i for i, (a, b) in enumerate(zip(shown.cells, new.cells)) if a != b}
+        assert [c[0] for c in patch["cells"]] == sorted(changed)
+        assert "legend" not in patch  # the same pool, the same legend
+
+
+def test_a_block_that_only_moved_in_the_free_queue_gets_new_attributes_only():
+    """Each allocation shifts every free block's queue place: the page then sets attributes and
+    redraws nothing, which is what keeps a step in a large pool cheap."""
+    sim = Simulator(num_blocks=16, block_size=4)
+    sim.add("abcdefg", max_tokens=1)  # the first step takes blocks 0 and 1
+    sim.run(1)
+    shown, new = (pool_picture(sim.snapshot(step), sim.events(step), compact=True) for step in (0, 1))
+    moved = [c for c in pool_patch(shown, new)["cells"] if c[2] is None]
+    assert [block_id for block_id, _, _ in moved] == list(range(3, 16))  # 2 is now next: it gets the notch
+    assert all(attrs["data-queue"] == str(block_id - 2) for block_id, attrs, _ in moved)
