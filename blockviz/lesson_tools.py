@@ -459,9 +459,11 @@ class Exercise:
             ok, message = self.feedback(box.value)
             message = re.sub(r"`([^`]*)`", r"<code>\1</code>", message)
             colour = {True: "#009E73", False: "#D55E00", None: "inherit"}[ok]
-            out.value = f'<div style="color:{colour}">{message.replace(chr(10), " ")}</div>'
+            correct = {True: "true", False: "false", None: ""}[ok]
+            out.value = (f'<div class="bv-feedback" data-correct="{correct}" style="color:{colour}">'
+                         f'{message.replace(chr(10), " ")}</div>')
         button.on_click(on_click)
-        return w.VBox([w.HBox([box, button]), out])
+        return w.VBox([w.HBox([box, button]), out]).add_class("bv-exercise")
 
 
 # --- the lesson object -------------------------------------------------------------------------

@@ -27,6 +27,9 @@ class ExerciseWidget(w.VBox):
         self.feedback = w.HTML()
         super().__init__([self.prompt, w.HBox([self.answer, self.check_button, self.hint_button,
                                                self.solution_button]), self.feedback])
+        self.add_class("bv-exercise")
+        for part in (self.prompt, self.feedback):  # JupyterLab's own Markdown styles: tables, code
+            part.add_class("jp-RenderedHTMLCommon")
         self.exercise, self.lang = exercise, lang
         self.check_button.on_click(lambda _: self.check())
         self.hint_button.on_click(lambda _: self.show(exercise.hint(lang)))
@@ -35,7 +38,9 @@ class ExerciseWidget(w.VBox):
     def check(self) -> Result:
         result = self.exercise.check(self.answer.value, self.lang)
         colour = "#1a7f37" if result.correct else "#b35900"
-        self.feedback.value = f'<div style="color:{colour}">{to_html(result.message)}</div>'
+        correct = "true" if result.correct else "false"
+        self.feedback.value = f'<div class="bv-feedback" data-correct="{correct}" style="color:{colour}">' \
+                              f'{to_html(result.message)}</div>'
         return result
 
     def show(self, markdown: str):

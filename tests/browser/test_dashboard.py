@@ -8,14 +8,6 @@ out/browser/.
 Run alone: .venv/bin/python -m pytest tests/browser   (tests/browser/install_chromium.sh installs chromium)
 """
 import json
-import os
-import secrets
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 from statistics import median
 
@@ -26,13 +18,12 @@ from blockviz.states import classify
 from blockviz.views.render_view import render_view
 
 from browser_scenario import scenario
+from labserver import FLAGS, jupyterlab, open_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "out" / "browser"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
 STEPS = 6  # forward presses on each pool, then as many back: timed, then again checked after each
 
 SETUP = """\
@@ -43,38 +34,8 @@ from blockviz.views import show
 """
 
 
-def find_chromium() -> str | None:
-    for candidate in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-@pytest.fixture
-def chromium() -> str:
-    path = find_chromium()
-    if path is None:
-        pytest.skip("chromium not found (run tests/browser/install_chromium.sh as root)")
-    return path
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def lab(tmp_path):
-    """JupyterLab on a free localhost port with a token, its state kept in tmp_path."""
-    port, token = free_port(), secrets.token_hex(16)
-    settings = tmp_path / "settings" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)
-    (settings / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false",
-                                                                            "checkForUpdates": False}))
-    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
-           "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
-           "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
     notebook = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell(SETUP.format(repo=str(REPO), here=str(Path(__file__).parent))),
         nbformat.v4.new_code_cell("small = scenario(12)\nsmall_dash = show(small)\nsmall_dash"),
@@ -84,32 +45,8 @@ def lab(tmp_path):
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     (tmp_path / "root").mkdir()
     nbformat.write(notebook, tmp_path / "root" / "dashboard.ipynb")
-    log = open(tmp_path / "lab.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path / 'root'}",
-         "--LabApp.expose_app_in_browser=True", "--ServerApp.port_retries=0", "--allow-root",
-         "--LabApp.extension_manager=readonly"],
-        cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("JupyterLab did not start:\n" + (tmp_path / "lab.log").read_text()[-3000:])
-                time.sleep(0.5)
-        yield f"{base}/lab/tree/dashboard.ipynb?token={token}"
-    finally:
-        server.terminate()
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+    with jupyterlab(tmp_path / "root", tmp_path) as url:
+        yield url.format(notebook="dashboard.ipynb")
 
 
 STEP_AND_WAIT = """([numBlocks, cmd, expected]) => new Promise((resolve, reject) => {
@@ -179,8 +116,7 @@ def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium 
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
-            page.goto(lab, timeout=120_000)
-            page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.isReady", timeout=120_000)
+            open_notebook(page, lab)
             page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
             for n in (12, 1024):
                 page.wait_for_selector(f'svg[data-view="pool"][data-num-blocks="{n}"]', timeout=180_000)

@@ -18,7 +18,7 @@ import pytest
 from tests.demo.conftest import SYSTEM
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-from test_dashboard import FLAGS, chromium, free_port  # noqa: E402,F401  the browser tests' flags, skip rule, ports
+from labserver import FLAGS, chromium, free_port  # noqa: E402,F401  the browser tests' flags, skip rule, ports
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

@@ -1,0 +1,80 @@
+"""A lesson as a learner meets it: JupyterLab opens notebooks/en/01_token_to_slot.ipynb and runs every
+cell with no error; the mapping view is drawn; a "compute first, then check" question answered wrong
+shows the engine's answer, which it then accepts; a practice exercise rejects a wrong answer and
+accepts the one the engine computes here. Saves out/browser/lesson01.png.
+
+Run alone: .venv/bin/python -m pytest tests/browser/test_lesson.py
+"""
+import shutil
+from pathlib import Path
+
+import pytest
+
+from blockviz import exercises
+from blockviz.i18n import t
+
+from labserver import FLAGS, jupyterlab, open_notebook
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
+
+REPO = Path(__file__).resolve().parents[2]
+OUT = REPO / "out" / "browser"
+LESSON = "01_token_to_slot"
+PRACTICE = exercises.make("slot", seed=1)  # the lesson's first "more practice" cell
+
+# Code cells not yet run, and the errors of those that ran (run-all stops at the first error).
+RUN_STATE = """() => {
+  const cells = window.jupyterapp.shell.currentWidget.content.widgets.filter(c => c.model.type === 'code');
+  return {pending: cells.filter(c => !c.model.executionCount).length,
+          errors: cells.flatMap(c => c.model.outputs.toJSON().filter(o => o.output_type === 'error')
+                                      .map(o => `${o.ename}: ${o.evalue}`))};
+}"""
+
+
+@pytest.fixture
+def lesson(tmp_path):
+    (tmp_path / "root").mkdir()
+    shutil.copy(REPO / "notebooks" / "en" / f"{LESSON}.ipynb", tmp_path / "root")
+    with jupyterlab(tmp_path / "root", tmp_path) as url:
+        yield url.format(notebook=f"{LESSON}.ipynb")
+
+
+def answer(widget, page, text: str, button: str, correct: str):
+    widget.locator("input").fill(text)
+    widget.locator("button", has_text=button).click()
+    feedback = widget.locator(f'.bv-feedback[data-correct="{correct}"]')
+    feedback.wait_for(timeout=30_000)
+    return feedback
+
+
+def test_a_lesson_runs_and_checks_answers_in_jupyterlab(chromium, lesson):
+    from playwright.sync_api import sync_playwright
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            open_notebook(page, lesson)
+            page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            page.wait_for_function(f"(() => {{ const s = ({RUN_STATE})(); return s.pending === 0 || s.errors.length }})()",
+                                   timeout=240_000, polling=500)
+            assert page.evaluate(RUN_STATE) == {"pending": 0, "errors": []}
+            page.locator('svg[data-view="mapping"]').first.wait_for(timeout=30_000)
+
+            question = page.locator(".bv-exercise", has=page.locator(
+                f'input[placeholder="{t("lesson.your_answer", "en")}"]')).first
+            check = t("lesson.check", "en")
+            wrong = answer(question, page, "987654321", check, "false")
+            engine_says = wrong.locator("details code").first.text_content()
+            answer(question, page, engine_says, check, "true")
+
+            practice = page.locator(".bv-exercise", has_text=PRACTICE.id).first
+            check = t("ex.ui.check", "en")
+            answer(practice, page, "-5", check, "false")
+            answer(practice, page, PRACTICE.answer_text("en"), check, "true")
+            practice.scroll_into_view_if_needed()
+            practice.screenshot(path=str(OUT / "lesson01.png"))
+        finally:
+            browser.close()
+    assert (OUT / "lesson01.png").stat().st_size > 5_000
