@@ -2,8 +2,9 @@
 # Set up (first time only) and run every test, browser tests included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+# chromium and a CJK font first: matplotlib lists the system fonts once, when it is first imported
 if [ -f tests/browser/install_chromium.sh ]; then
     bash tests/browser/install_chromium.sh
 fi
+bash scripts/setup.sh
 exec .venv/bin/python -m pytest "${@}"

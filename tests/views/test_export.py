@@ -44,3 +44,17 @@ def test_html_player_is_self_contained(lifecycle, tmp_path):
     assert page.count('data-view="pool"') == len(lifecycle.frames)
     assert "<script src" not in page and "https://" not in page and "<link" not in page
     assert 'lang="zh"' in page and "ArrowRight" in page
+
+
+@pytest.mark.parametrize("view", ["pool", "events", "metrics"])
+def test_chinese_exports_draw_every_glyph(lifecycle, view, tmp_path):
+    """With a CJK font installed (CI's tests/browser/install_chromium.sh installs fonts-wqy-microhei),
+    Chinese labels in PNG exports are drawn, not boxes: matplotlib warns of any missing glyph."""
+    import warnings
+
+    from blockviz.views.theme import matplotlib_fonts
+    if len(matplotlib_fonts()) == 1:
+        pytest.skip("no CJK font installed (apt-get install fonts-wqy-microhei)")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*missing from font.*")
+        export_png(lifecycle, tmp_path / f"{view}.png", view, step=3, lang="zh", dpi=40)
