@@ -1,6 +1,6 @@
 """Python-side cost of one step in the views: what a Dashboard does when the cursor moves.
 
-    .venv/bin/python bench/views.py [--blocks 64 1024 4096] [--steps 30]
+    .venv/bin/python bench/views.py [--blocks 64 1024 4096 65536] [--steps 30] [--workload BLOCKS]
 
 Also prints the browser's step-to-render latency measured by the last `pytest tests/browser` run.
 
@@ -8,30 +8,38 @@ Records a busy Simulator (requests sharing prefixes, prefill then decode), then 
 timeline.seek(step + 1) over recorded steps with a Dashboard attached (player, pool, event log,
 the mapping tab): first while each frame is replayed on demand, then with frames built; then each
 renderer alone, the pool widget's per-step work (picture, patch against the previous step, JSON)
-with the size of what it sends, and live steps that run the engine. Goal: <= 10 ms per step at
-1024 blocks.
+with the size of what it sends, and live steps that run the engine; last, the KV view's index over
+a pool as large as a GPU's. Goal: <= 10 ms per step at 1024 blocks. At 65 536 blocks (a pool
+sized from GPU memory) long runs of idle free blocks fold, so a step costs about what the blocks
+in use cost; --workload 4096 keeps the requests of 4096 blocks.
 """
 import argparse
 import json
 import random
+import tracemalloc
 from pathlib import Path
 from statistics import median
 from time import perf_counter
+from types import SimpleNamespace
+
+import numpy as np
 
 from blockviz import Simulator
 from blockviz.views.dashboard import Dashboard
 from blockviz.views.pool_patch import pool_patch
 from blockviz.views.render_pool import pool_picture
 from blockviz.views.render_view import render_view
+from blockviz.views.trace_index import KVIndex
 
 
-def busy_simulator(num_blocks: int, block_size: int = 16, seed: int = 0) -> Simulator:
-    """About as many requests as fill the pool, in families that share a prefix."""
+def busy_simulator(num_blocks: int, block_size: int = 16, seed: int = 0, workload: int | None = None) -> Simulator:
+    """About as many requests as fill the pool (or a pool of `workload` blocks), in families that
+    share a prefix."""
     rng = random.Random(seed)
     sim = Simulator(num_blocks=num_blocks, block_size=block_size, max_num_seqs=256, max_num_batched_tokens=8192)
     prefixes = ["".join(rng.choice("abcdefgh") for _ in range(3 * block_size)) for _ in range(8)]
     tokens_per_request = 6 * block_size
-    for i in range(max(2, num_blocks * block_size // tokens_per_request)):
+    for i in range(max(2, (workload or num_blocks) * block_size // tokens_per_request)):
         tail = "".join(rng.choice("abcdefgh") for _ in range(tokens_per_request - 3 * block_size - 8))
         sim.add(rng.choice(prefixes) + tail, max_tokens=64)
     return sim
@@ -60,8 +68,8 @@ def pool_patches(sim, last: int) -> tuple[float, float, float]:
     return ms, median(sizes) / 1000, len(json.dumps(shown[0].svg())) / 1000
 
 
-def bench(num_blocks: int, steps: int) -> dict[str, float]:
-    sim = busy_simulator(num_blocks)
+def bench(num_blocks: int, steps: int, workload: int | None = None) -> dict[str, float]:
+    sim = busy_simulator(num_blocks, workload=workload)
     sim.run(max_steps=steps + 1)
     sim.seek(0)
     dashboard = Dashboard(sim)
@@ -77,15 +85,42 @@ def bench(num_blocks: int, steps: int) -> dict[str, float]:
     return result
 
 
+def kv_at_gpu_scale(num_blocks: int = 70_000, block_size: int = 16, head_dim: int = 128,
+                    steps: int = 40) -> dict[str, float]:
+    """The KV view's index over a pool the size Qwen3-0.6B gets on an H200 (random values): 64
+    requests of 40 blocks, a 200-token prefill, then one token each per step. Times the first
+    render of the last step and a seek one step back (the 64 rows the view draws), and the memory."""
+    rng = np.random.default_rng(0)
+    starts = np.arange(64) * 40 * block_size
+    frames = [SimpleNamespace(payload=None)]
+    for s in range(1, steps + 1):
+        slots = (starts[:, None] + np.arange(200)).ravel() if s == 1 else starts + 198 + s
+        frames.append(SimpleNamespace(payload={"kv": {
+            "layer": 0, "head": 0, "slots": slots.tolist(),
+            **{kv: rng.normal(size=(len(slots), head_dim)).astype(np.float16) for kv in ("k", "v")}}}))
+    rows = sorted({int(b) for b in starts // block_size})
+    index = KVIndex(num_blocks, block_size)
+    tracemalloc.start()
+    result = {"first render ms": time_per_call(lambda k: index.values(frames, steps, "k", rows), 1),
+              "seek back ms": time_per_call(lambda k: index.values(frames, steps - 1, "k", rows), 1)}
+    result["peak MB"] = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    return result
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--blocks", type=int, nargs="+", default=[64, 1024, 4096])
+    parser.add_argument("--blocks", type=int, nargs="+", default=[64, 1024, 4096, 65536])
     parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--workload", type=int, help="requests sized for a pool of this many blocks, whatever the "
+                        "pool's size (e.g. --blocks 65536 --workload 4096: a GPU-sized pool, fewer requests)")
     args = parser.parse_args()
     print("median ms per step, Python side (and kB the pool widget sends per step)")
     for num_blocks in args.blocks:
-        figures = bench(num_blocks, args.steps)
+        figures = bench(num_blocks, args.steps, args.workload)
         print(f"{num_blocks:>5} blocks: " + " | ".join(f"{name} {ms:.2f}" for name, ms in figures.items()))
+    figures = kv_at_gpu_scale()
+    print("KV index, 70 000 blocks of 16 slots, head_dim 128: " + " | ".join(f"{k} {v:.0f}" for k, v in figures.items()))
     browser = Path(__file__).resolve().parents[1] / "out" / "browser" / "latency.json"
     if browser.exists():  # written by tests/browser: click on step -> pool redrawn in chromium
         print("browser step-to-render latency (last pytest tests/browser run):")

@@ -38,6 +38,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "legend.touched": {"en": "dashed outline: changed this step", "zh": "虚线框:本步有变化"},
     "legend.next": {"en": "notch and q0: the next allocation takes this block (qN: place in the free queue)",
                     "zh": "缺角与q0:下一次分配取走此块(qN:在空闲队列中的位置)"},
+    "pool.fold": {"en": "blocks {first}–{last} · {n} free, nothing to reuse · free queue {q0}–{q1}",
+                  "zh": "块{first}–{last} · {n}块空闲,没有可复用内容 · 空闲队列位置{q0}–{q1}"},
+    "legend.fold": {"en": "a whole row: {n} or more free blocks in a row, unchanged this step and in the same order "
+                          "in the free queue, shown as one (click it for details)",
+                    "zh": "整行一格:{n}个以上相邻的空闲块,本步未变且在空闲队列中顺序相同,合为一格(点击查看详情)"},
 
     # block detail
     "detail.title": {"en": "block {block} at step {step}", "zh": "第{step}步的块{block}"},
@@ -53,6 +58,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "detail.text": {"en": "text", "zh": "文本"},
     "detail.holders": {"en": "held by", "zh": "持有它的请求"},
     "detail.queue": {"en": "free queue position", "zh": "空闲队列位置"},
+    "detail.fold_title": {"en": "blocks {first}–{last} at step {step}", "zh": "第{step}步的块{first}–{last}"},
+    "detail.blocks": {"en": "blocks", "zh": "块"},
 
     # request status
     "status.waiting": {"en": "waiting", "zh": "等待中"},

@@ -8,3 +8,8 @@ def short_hash(h: int, digits: int = 6) -> str:
 
 def full_hash(h: int) -> str:
     return "-1 (none)" if h == -1 else f"{h:016x} ({h})"
+
+
+def grouped(n: int) -> str:
+    """Digits in groups of three, as the docs write big counts: 65 535."""
+    return f"{n:,}".replace(",", " ")

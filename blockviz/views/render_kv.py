@@ -35,8 +35,17 @@ def render_kv(values: np.ndarray, written_slots: Iterable[int] = (), *, blocks: 
         raise ValueError(f"values must be [num_blocks, block_size, head_dim], got shape {values.shape}")
     num_blocks, B, D = values.shape
     rows = list(range(min(num_blocks, MAX_BLOCKS)) if blocks is None else blocks)[:MAX_BLOCKS]
+    return render_kv_rows(values[rows] if rows else np.zeros((0, B, D)), rows, num_blocks, written_slots, step=step,
+                          title=title, lang=lang, vmax=vmax)
+
+
+def render_kv_rows(shown: np.ndarray, rows: Sequence[int], num_blocks: int, written_slots: Iterable[int] = (), *,
+                   step: int = 0, title: str = "", lang: str = "en", vmax: float | None = None) -> str:
+    """The grid of the blocks `rows` of a pool of `num_blocks`; shown: their values,
+    [len(rows), block_size, head_dim]. What render_kv draws, without the whole pool at hand."""
+    shown = np.asarray(shown, dtype=float)
+    _, B, D = shown.shape
     written = set(written_slots)
-    shown = values[rows] if rows else np.zeros((0, B, D))
     scale = float(vmax if vmax is not None else (np.abs(shown).max() if shown.size else 0.0))
     colours = heat_colours(shown, scale)
     stripe = CELL_W / D

@@ -1,13 +1,16 @@
 """The block pool: every physical block with its lifecycle state, as SVG (and one block in detail, as HTML)."""
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable, Iterable, NamedTuple
 
+import numpy as np
+
 from blockviz.i18n import t
-from blockviz.states import BlockState, classify, classify_block
+from blockviz.states import BlockState, classify_block
 from blockviz.trace.events import CacheProbe, Event, HashRegistered
 from blockviz.trace.snapshot import Snapshot
-from blockviz.views.format import full_hash, short_hash
-from blockviz.views.svg import attrs_markup, background, clip, esc, svg_root, text, text_width, visible
+from blockviz.views.format import full_hash, grouped, short_hash
+from blockviz.views.svg import CHAR_WIDTH, attrs_markup, background, clip, esc, svg_root, text, text_width, visible
 from blockviz.views.theme import STATE_STYLES, theme_css
 
 Decode = Callable[[tuple[int, ...]], str]
@@ -17,6 +20,10 @@ FULL_CELL = (100, 84, 8)     # width, height, columns
 COMPACT_CELL = (22, 22, 32)  # 64 columns above 1024 blocks
 GAP = 4
 PAD = 8
+# A GPU sizes the pool from free memory (tens of thousands of blocks) while a few requests use a
+# few hundred: in pools this large, long runs of idle free blocks fold into one cell each.
+FOLD_ABOVE = 2048
+FOLD_MIN = 64                # shorter runs are drawn block by block: a folded run takes a whole row
 
 
 def default_decode(token_ids) -> str:
@@ -54,14 +61,16 @@ def phase_name(snapshot: Snapshot, lang: str) -> str:
 
 
 class Cell(NamedTuple):  # a tuple, not a dataclass: a pool makes thousands per step
-    attrs: dict[str, str]  # of the block's <g>, unescaped: what a page sets with setAttribute
+    key: int               # its first block: cells are in block order, one key each
+    attrs: dict[str, str]  # of the cell's <g>, unescaped: what a page sets with setAttribute
     body: str              # the markup inside it
 
 
 @dataclass(frozen=True)
 class PoolPicture:
     """The pool in the parts a page can update one at a time: the <svg> element's attributes, the
-    header, one cell per block (index = block id) and the legend. svg() is the whole document."""
+    header, the cells in block order and the legend. A cell shows one block, or in a large pool a
+    folded run of free blocks (data-block-id to data-last-block-id). svg() is the whole document."""
     root: dict[str, str]
     head: str
     cells: tuple[Cell, ...]
@@ -72,11 +81,35 @@ class PoolPicture:
         return (f'<svg {attrs_markup(self.root)}><style>{theme_css()}</style><g data-part="head">{self.head}</g>'
                 f'<g data-part="cells">{cells}</g><g data-part="legend">{self.legend}</g></svg>')
 
+    def shown_in(self, block_id: int) -> tuple[int, int]:
+        """(first, last) block of the cell that shows `block_id`: the block alone, or its folded run."""
+        cell = self.cells[bisect_right([c.key for c in self.cells], block_id) - 1]
+        return cell.key, int(cell.attrs.get("data-last-block-id", cell.key))
+
 
 def render_pool(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
                 selected: int | None = None, compact: bool | None = None, legend: bool = True) -> str:
     return pool_picture(snapshot, events, lang=lang, decode=decode, selected=selected, compact=compact,
                         legend=legend).svg()
+
+
+def queue_places(snapshot: Snapshot) -> np.ndarray:
+    """Each block's place in the free queue (0: the next allocation), -1 for a block in use."""
+    free = snapshot.free_block_ids
+    places = np.full(snapshot.num_blocks, -1, dtype=np.int64)
+    places[np.fromiter(free, np.int64, len(free))] = np.arange(len(free))
+    return places
+
+
+def free_runs(snapshot: Snapshot, places: np.ndarray, touched: set[int]) -> dict[int, int]:
+    """first -> last block of each run of at least FOLD_MIN consecutive blocks that are free with
+    no hash and no tokens, untouched this step, not the next allocation, and consecutive in the
+    free queue too: all a cell could say of each is one number more than of the one before."""
+    foldable = np.array([block.hash == -1 and not block.token_ids for block in snapshot.blocks]) & (places > 0)
+    foldable[list(touched)] = False
+    linked = foldable[:-1] & foldable[1:] & (places[1:] == places[:-1] + 1)  # block i and i + 1
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], linked.astype(np.int8), [0]))))
+    return {int(first): int(last) for first, last in zip(edges[::2], edges[1::2]) if last - first + 1 >= FOLD_MIN}
 
 
 def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
@@ -87,9 +120,9 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     if snapshot.num_blocks > 1024:
         ncols *= 2
     ncols = max(1, min(ncols, snapshot.num_blocks))
-    states = classify(snapshot)
     touched = touched_blocks(events)
-    queue = {block_id: i for i, block_id in enumerate(snapshot.free_block_ids)}
+    places = queue_places(snapshot)
+    folds = free_runs(snapshot, places, touched) if snapshot.num_blocks > FOLD_ABOVE else {}
     filling = {} if compact else filling_tokens(snapshot)
     names = {state: t(f"state.{state.value}", lang) for state in BlockState}
     words = {"block": t("pool.block", lang), "ref": t("pool.ref", lang), "hash": t("pool.hash", lang),
@@ -100,12 +133,20 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
                free=len(snapshot.free_block_ids), B=snapshot.block_size)
     top = PAD + 22
     cells = []
-    for block, state in zip(snapshot.blocks, states):
-        i = block.block_id
-        x = PAD + (i % ncols) * (cell_w + GAP)
-        y = top + (i // ncols) * (cell_h + GAP)
+    row = col = i = 0  # cells flow in rows; a folded run takes a row of its own
+    while i < snapshot.num_blocks:
+        if i in folds:
+            row += col > 0
+            cells.append(fold_cell(i, folds[i], int(places[i]), PAD, top + row * (cell_h + GAP),
+                                   ncols * (cell_w + GAP) - GAP, cell_h, selected, lang))
+            row, col, i = row + 1, 0, folds[i] + 1
+            continue
+        block = snapshot.blocks[i]
+        state = classify_block(snapshot, i)
+        x = PAD + col * (cell_w + GAP)
+        y = top + row * (cell_h + GAP)
         style = STATE_STYLES[state]
-        pos = queue.get(i)
+        pos = int(places[i]) if places[i] >= 0 else None
         # compact pools are large: no token text (the detail shows it), no tooltip
         content = ""
         if not compact:
@@ -143,15 +184,16 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
             body += (f'<rect x="{x - 1.5}" y="{y - 1.5}" width="{cell_w + 3}" height="{cell_h + 3}" rx="4" '
                      f'fill="none" class="bv-touch" stroke-width="3" stroke-dasharray="5 3"/>')
         if i == selected:
-            body += (f'<rect x="{x - 3}" y="{y - 3}" width="{cell_w + 6}" height="{cell_h + 6}" rx="5" '
-                     f'fill="none" class="bv-sel" stroke-width="2"/>')
-        cells.append(Cell(attrs, body))
-    nrows = (snapshot.num_blocks + ncols - 1) // ncols
-    bottom = top + nrows * (cell_h + GAP)
+            body += selection(x, y, cell_w, cell_h)
+        cells.append(Cell(i, attrs, body))
+        col, i = col + 1, i + 1
+        if col == ncols:
+            row, col = row + 1, 0
+    bottom = top + (row + (col > 0)) * (cell_h + GAP)
     width = max(PAD * 2 + ncols * (cell_w + GAP), text_width(header, 12) + 2 * PAD)
     legend_svg = ""
     if legend:
-        legend_svg, legend_w, legend_h = render_legend(PAD, bottom + 6, lang)
+        legend_svg, legend_w, legend_h = render_legend(PAD, bottom + 6, lang, folds=snapshot.num_blocks > FOLD_ABOVE)
         width = max(width, legend_w + 2 * PAD)
         bottom += 6 + legend_h
     root = svg_root(width, bottom + PAD, view="pool", step=snapshot.step, label=header)
@@ -160,8 +202,38 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     return PoolPicture(root, head, tuple(cells), legend_svg)
 
 
-def render_legend(x: float, y: float, lang: str = "en") -> tuple[str, float, float]:
-    """Swatch, glyph, name and meaning of each state, then the two markers. Returns (svg, width, height)."""
+def selection(x: float, y: float, w: float, h: float) -> str:
+    return (f'<rect x="{x - 3}" y="{y - 3}" width="{w + 6}" height="{h + 6}" rx="5" '
+            f'fill="none" class="bv-sel" stroke-width="2"/>')
+
+
+def fold_summary(first: int, last: int, queue_first: int, lang: str) -> str:
+    n = last - first + 1
+    return t("pool.fold", lang, first=grouped(first), last=grouped(last), n=grouped(n), q0=grouped(queue_first),
+             q1=grouped(queue_first + n - 1))
+
+
+def fold_cell(first: int, last: int, queue_first: int, x: float, y: float, w: float, h: float,
+              selected: int | None, lang: str) -> Cell:
+    """A run of free blocks (see free_runs) as one band, a row wide."""
+    style = STATE_STYLES[BlockState.FREE]
+    label = fold_summary(first, last, queue_first, lang)
+    # a block cell's attributes, then the one it lacks: a page that turns one into the other appends it
+    # (setAttribute), so its markup stays the same as this picture's
+    attrs = {"data-block-id": str(first), "data-state": BlockState.FREE.value, "data-ref": "0",
+             "data-queue": str(queue_first), "aria-label": label, "data-last-block-id": str(last)}
+    body = (f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="3" fill="{style.fill}" class="bv-line" '
+            f'stroke-width="1"/><title>{esc(label)}</title>'
+            + text(x + 11, y + h / 2 + 5, style.glyph, 13, anchor="middle", fill=style.text)
+            + text(x + 24, y + h / 2 + 4, clip(label, int((w - 30) / (CHAR_WIDTH * 11))), 11, fill=style.text))
+    if selected is not None and first <= selected <= last:
+        body += selection(x, y, w, h)
+    return Cell(first, attrs, body)
+
+
+def render_legend(x: float, y: float, lang: str = "en", folds: bool = False) -> tuple[str, float, float]:
+    """Swatch, glyph, name and meaning of each state, then the two markers, and with `folds` what a
+    folded run looks like. Returns (svg, width, height)."""
     parts, width, row = [], 0.0, 17
     for k, state in enumerate(BlockState):
         style = STATE_STYLES[state]
@@ -179,7 +251,16 @@ def render_legend(x: float, y: float, lang: str = "en") -> tuple[str, float, flo
     parts.append(f'<path d="M{x} {yy} L{x + 10} {yy} L{x} {yy + 10} Z" class="bv-fg"/>')
     parts.append(text(x + 28, yy + 11, t("legend.next", lang), 11))
     width = max(width, 28 + text_width(t("legend.touched", lang), 11), 28 + text_width(t("legend.next", lang), 11))
-    return "".join(parts), width, (len(BlockState) + 2) * row
+    height = (len(BlockState) + 2) * row
+    if folds:
+        yy += row
+        style = STATE_STYLES[BlockState.FREE]
+        line = t("legend.fold", lang, n=FOLD_MIN)
+        parts.append(f'<rect x="{x}" y="{yy}" width="22" height="14" rx="2" fill="{style.fill}" class="bv-line"/>')
+        parts.append(text(x + 11, yy + 11, style.glyph + "…", 11, anchor="middle", fill=style.text))
+        parts.append(text(x + 28, yy + 11, line, 11))
+        width, height = max(width, 28 + text_width(line, 11)), height + row
+    return "".join(parts), width, height
 
 
 def holders(snapshot: Snapshot, block_id: int) -> list[str]:
@@ -194,7 +275,6 @@ def render_block_detail(snapshot: Snapshot, block_id: int, *, parents: dict[int,
     block = snapshot.blocks[block_id]
     token_ids = block.token_ids or filling_tokens(snapshot).get(block_id, ())
     state = classify_block(snapshot, block_id)
-    style = STATE_STYLES[state]
     parent = (parents or {}).get(block.hash)
     if block.hash == -1:
         parent_text = "-"
@@ -205,9 +285,7 @@ def render_block_detail(snapshot: Snapshot, block_id: int, *, parents: dict[int,
     mapped = snapshot.hash_to_block_id.get(block.hash) if block.hash != -1 else None
     pos = snapshot.free_block_ids.index(block_id) if block_id in snapshot.free_block_ids else None
     rows = [
-        ("detail.state", f'<span style="background:{style.fill};color:{style.text};padding:0 4px;border-radius:3px">'
-                         f'{style.glyph} {esc(t(f"state.{state.value}", lang))}</span> '
-                         f'{esc(t(f"state.{state.value}.meaning", lang))}'),
+        ("detail.state", state_badge(state, lang)),
         ("detail.ref_count", str(block.ref_count)),
         ("detail.hash", esc(full_hash(block.hash))),
         ("detail.parent", esc(parent_text)),
@@ -217,10 +295,39 @@ def render_block_detail(snapshot: Snapshot, block_id: int, *, parents: dict[int,
         ("detail.holders", esc(", ".join(holders(snapshot, block_id)) or "-")),
         ("detail.queue", esc("-" if pos is None else str(pos) + (f' ({t("pool.next", lang)})' if pos == 0 else ""))),
     ]
+    return detail_box(t("detail.title", lang, block=block_id, step=snapshot.step), f'data-block-id="{block_id}"',
+                      rows, lang)
+
+
+def render_fold_detail(snapshot: Snapshot, first: int, last: int, *, lang: str = "en") -> str:
+    """What a folded run of free blocks (see free_runs) stands for, as an HTML table."""
+    queue_first = snapshot.free_block_ids.index(first)
+    n = last - first + 1
+    rows = [
+        ("detail.state", state_badge(BlockState.FREE, lang)),
+        ("detail.blocks", esc(f"{grouped(first)}–{grouped(last)} ({grouped(n)})")),
+        ("detail.ref_count", "0"),
+        ("detail.hash", esc(full_hash(-1))),
+        ("detail.token_ids", "[]"),
+        ("detail.queue", esc(f"{grouped(queue_first)}–{grouped(queue_first + n - 1)}")),
+    ]
+    title = t("detail.fold_title", lang, first=grouped(first), last=grouped(last), step=snapshot.step)
+    return detail_box(title, f'data-block-id="{first}" data-last-block-id="{last}"', rows, lang)
+
+
+def state_badge(state: BlockState, lang: str) -> str:
+    style = STATE_STYLES[state]
+    return (f'<span style="background:{style.fill};color:{style.text};padding:0 4px;border-radius:3px">'
+            f'{style.glyph} {esc(t(f"state.{state.value}", lang))}</span> '
+            f'{esc(t(f"state.{state.value}.meaning", lang))}')
+
+
+def detail_box(title: str, attrs: str, rows: list[tuple[str, str]], lang: str) -> str:
+    """`rows`: (i18n key of the name, HTML of the value)."""
     body = "".join(f'<tr><th style="text-align:left;padding-right:8px">{esc(t(key, lang))}</th>'
                    f'<td style="font-family:monospace">{value}</td></tr>' for key, value in rows)
-    title = esc(t("detail.title", lang, block=block_id, step=snapshot.step))
-    return (f'<div class="bv-detail" role="region" aria-label="{title}" data-block-id="{block_id}" '
+    title = esc(title)
+    return (f'<div class="bv-detail" role="region" aria-label="{title}" {attrs} '
             f'style="color:var(--jp-ui-font-color1,#1a1a1a);background:var(--jp-layout-color1,#fff);'
             f'border:1px solid var(--jp-border-color1,#8a8a8a);padding:6px;font-size:12px">'
             f'<b>{title}</b><table>{body}</table></div>')

@@ -1,9 +1,12 @@
 """Plain-text rendering of a snapshot, for terminals, doctests and docs."""
 from typing import Callable
 
+import numpy as np
+
 from blockviz.states import BlockState, classify, count_states
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.format import short_hash
+from blockviz.views.render_pool import FOLD_ABOVE
 
 Decode = Callable[[tuple[int, ...]], str]
 
@@ -33,7 +36,7 @@ def render_text(snapshot: Snapshot, decode: Decode | None = None) -> str:
         lines.append(f"  #{block.block_id:<3} {state.value:<{width}}  ref {block.ref_count}  "
                      f"hash {short_hash(block.hash):<6}  {text}".rstrip())
     flush()
-    lines.append("free queue (next allocation first): " + (" ".join(map(str, snapshot.free_block_ids)) or "empty"))
+    lines.append("free queue (next allocation first): " + (queue_text(snapshot) or "empty"))
     labels = {seq_id: seq.label for seq_id, seq in snapshot.seqs.items()}
     lines.append("waiting: " + (" ".join(labels[i] for i in snapshot.waiting) or "-"))
     lines.append("running: " + (" ".join(labels[i] for i in snapshot.running) or "-"))
@@ -45,6 +48,21 @@ def render_text(snapshot: Snapshot, decode: Decode | None = None) -> str:
         lines.append(f"{seq.label}: {seq.status:<8} tokens {seq.num_tokens}  cached {seq.num_cached_tokens}  "
                      f"table {list(seq.block_table)}{doing}  {prompt!r} → {completion!r}")
     return "\n".join(lines)
+
+
+def queue_text(snapshot: Snapshot) -> str:
+    """The free queue's block ids; in a pool of more than FOLD_ABOVE blocks (sized from GPU memory),
+    each run of three or more consecutive ids as first..last."""
+    free = snapshot.free_block_ids
+    if snapshot.num_blocks <= FOLD_ABOVE or not free:
+        return " ".join(map(str, free))
+    ids = np.fromiter(free, np.int64, len(free))
+    parts, start = [], 0
+    for end in np.flatnonzero(np.diff(ids) != 1).tolist() + [len(ids) - 1]:
+        run = ids[start:end + 1].tolist()
+        parts.append(f"{run[0]}..{run[-1]}" if len(run) > 2 else " ".join(map(str, run)))
+        start = end + 1
+    return " ".join(parts)
 
 
 def render_steps_table(frames, decode: Decode | None = None) -> str:

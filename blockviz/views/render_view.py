@@ -3,7 +3,7 @@ from blockviz.i18n import t
 from blockviz.trace.events import KVWritten
 from blockviz.views.render_chain import render_chain
 from blockviz.views.render_events import render_events
-from blockviz.views.render_kv import render_kv
+from blockviz.views.render_kv import MAX_BLOCKS, render_kv_rows
 from blockviz.views.render_mapping import render_mapping
 from blockviz.views.render_pool import render_pool
 from blockviz.views.svg import svg_document, text, text_width
@@ -41,15 +41,15 @@ def kv_svg(timeline, step: int, index: KVIndex, *, lang: str = "en", kv: str = "
     writes outlined; rows: the blocks in use or written."""
     if kv not in ("k", "v"):
         raise ValueError(f'kv must be "k" or "v", got {kv!r}')
-    values = index.values(timeline.frames, step, kv)
+    written = [s for e in timeline.events(step) if isinstance(e, KVWritten) for s in e.slots]
+    snapshot = timeline.snapshot(step)
+    rows = sorted(snapshot.used_block_ids | {s // snapshot.block_size for s in written})[:MAX_BLOCKS]
+    values = index.values(timeline.frames, step, kv, rows)  # only the rows shown: a GPU pool is large
     name = kv.upper()
     if values is None:
         return message_svg(t("kv.empty", lang, kv=name), "kv", step)
-    written = [s for e in timeline.events(step) if isinstance(e, KVWritten) for s in e.slots]
-    snapshot = timeline.snapshot(step)
-    rows = sorted(snapshot.used_block_ids | {s // snapshot.block_size for s in written})
     title = t("kv.which", lang, kv=name, **index.which)
-    return render_kv(values, written, blocks=rows, step=step, title=title, lang=lang)
+    return render_kv_rows(values, rows, snapshot.num_blocks, written, step=step, title=title, lang=lang)
 
 
 def message_svg(message: str, view: str, step: int) -> str:

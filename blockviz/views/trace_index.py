@@ -4,6 +4,7 @@ Views must not rescan every frame on each cursor move; a TraceIndex reads each n
 """
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -74,27 +75,46 @@ class KVIndex:
     A live run keeps only each step's writes (frame.payload["kv"]: layer, head, slots, and "k" and
     "v", each [n, head_dim]; traces saved before V was recorded have only "k"). The pool at step s is
     every write up to s, later ones on top, like the real cache (a freed block keeps its old values
-    until overwritten). A copy every CHECKPOINT steps bounds a seek's work.
+    until overwritten). Only blocks ever written are kept, as block -> [block_size, head_dim]: a GPU
+    pool of 70 000 blocks of 16 slots at head_dim 128 would take 570 MB as one array. A copy every
+    CHECKPOINT steps bounds a seek's work; it shares the arrays of blocks not written since.
     """
     CHECKPOINT = 32
 
     def __init__(self, num_blocks: int, block_size: int):
         self.num_blocks, self.block_size = num_blocks, block_size
-        self.checkpoints: dict[tuple[str, int], np.ndarray] = {}  # (kv, step) -> pool
+        self.checkpoints: dict[tuple[str, int], dict[int, np.ndarray]] = {}  # (kv, step) -> pool
         self.which: dict | None = None  # {"layer": ..., "head": ...} of the first write seen
 
-    def values(self, frames: list[Frame], step: int, kv: str = "k") -> np.ndarray | None:
-        """[num_blocks, block_size, head_dim] of K (kv="k") or V (kv="v") at `step`; None when no
-        step up to it wrote such values."""
+    def values(self, frames: list[Frame], step: int, kv: str = "k", blocks: Sequence[int] | None = None
+               ) -> np.ndarray | None:
+        """[len(blocks), block_size, head_dim] of K (kv="k") or V (kv="v") at `step` (default: every
+        block; zeros where nothing was written); None when no step up to it wrote such values."""
         start = max((s for k, s in self.checkpoints if k == kv and s <= step), default=0)
-        pool = self.checkpoints[kv, start].copy() if (kv, start) in self.checkpoints else None
+        pool = dict(self.checkpoints.get((kv, start), {}))
+        own: set[int] = set()  # blocks whose arrays no checkpoint shares: written in place
+        B = self.block_size
         for s in range(start + 1, step + 1):
             written = (frames[s].payload or {}).get("kv")
             if written is not None and written.get(kv) is not None and len(written["slots"]):
-                if pool is None:
-                    pool = np.zeros((self.num_blocks * self.block_size, written[kv].shape[1]), dtype=np.float32)
-                    self.which = {"layer": written["layer"], "head": written["head"]}
-                pool[list(written["slots"])] = written[kv]
-            if s % self.CHECKPOINT == 0 and pool is not None:
-                self.checkpoints[kv, s] = pool.copy()
-        return None if pool is None else pool.reshape(self.num_blocks, self.block_size, -1)
+                self.which = self.which or {"layer": written["layer"], "head": written["head"]}
+                slots, values = np.asarray(written["slots"]), written[kv]
+                order = np.argsort(slots // B, kind="stable")  # stable: a later write of a slot lands on top
+                blocks_written, starts = np.unique(slots[order] // B, return_index=True)
+                for block, part in zip(blocks_written.tolist(), np.split(order, starts[1:])):
+                    if block not in own:
+                        old = pool.get(block)
+                        pool[block] = np.zeros((B, values.shape[1]), np.float32) if old is None else old.copy()
+                        own.add(block)
+                    pool[block][slots[part] % B] = values[part]
+            if s % self.CHECKPOINT == 0 and pool:
+                self.checkpoints[kv, s] = dict(pool)
+                own.clear()
+        if not pool:
+            return None
+        ids = range(self.num_blocks) if blocks is None else blocks
+        out = np.zeros((len(ids),) + next(iter(pool.values())).shape, np.float32)
+        for k, block in enumerate(ids):
+            if block in pool:
+                out[k] = pool[block]
+        return out

@@ -10,7 +10,7 @@ import traitlets
 from blockviz.i18n import t
 from blockviz.views.render_metrics import MetricsIndex, render_metrics
 from blockviz.views.pool_patch import pool_patch
-from blockviz.views.render_pool import PoolPicture, pool_picture, render_block_detail
+from blockviz.views.render_pool import PoolPicture, pool_picture, render_block_detail, render_fold_detail
 from blockviz.views.render_view import labels_of, render_view
 from blockviz.views.trace_index import KVIndex, TraceIndex
 
@@ -44,12 +44,13 @@ function render({ model, el }) {
 }
 export default { render };
 """
-# The pool: drawn whole from `full`, then changed block by block by each `patch` whose base is the
+# The pool: drawn whole from `full`, then changed cell by cell by each `patch` whose base is the
 # version shown. Any other patch means this page missed one (it opened late): it asks for `full` again.
+# Cells are keyed by their first block (data-block-id): one block, or a large pool's folded run.
 POOL_ESM = FRAME_JS + """
 function render({ model, el }) {
   const pane = frame(model, el);
-  let shown = -1, svg, head, legend, cells;
+  let shown = -1, svg, head, legend, group, cells;
   const setAttrs = (node, attrs) => {
     for (const name of node.getAttributeNames()) if (!(name in attrs)) node.removeAttribute(name);
     for (const [name, value] of Object.entries(attrs)) {
@@ -62,7 +63,8 @@ function render({ model, el }) {
     if (!full.svg) return;
     pane.innerHTML = full.svg;
     svg = pane.firstElementChild;
-    head = part("head"); legend = part("legend"); cells = [...part("cells").children];
+    head = part("head"); legend = part("legend"); group = part("cells");
+    cells = new Map([...group.children].map((node) => [+node.dataset.blockId, node]));
     shown = full.version;
   };
   const applyPatch = () => {
@@ -74,9 +76,17 @@ function render({ model, el }) {
     if (patch.root) setAttrs(svg, patch.root);
     if (patch.head !== undefined) head.innerHTML = patch.head;
     if (patch.legend !== undefined) legend.innerHTML = patch.legend;
-    for (const [id, attrs, body] of patch.cells) {
-      if (attrs) setAttrs(cells[id], attrs);
-      if (body !== null) cells[id].innerHTML = body;
+    for (const key of patch.remove || []) { cells.get(key).remove(); cells.delete(key); }
+    for (const [key, attrs, body] of patch.cells) {
+      if (attrs) setAttrs(cells.get(key), attrs);
+      if (body !== null) cells.get(key).innerHTML = body;
+    }
+    for (const [key, attrs, body, before] of patch.insert || []) {
+      const node = document.createElementNS("http://www.w3.org/2000/svg", "g");
+      setAttrs(node, attrs);
+      node.innerHTML = body;
+      group.insertBefore(node, before === null ? null : cells.get(before));
+      cells.set(key, node);
     }
     shown = patch.version;
   };
@@ -171,9 +181,9 @@ class SvgView(TimelineView):
 
 
 class PoolView(TimelineView):
-    """Every physical block; click one for its details. The page gets the whole pool once (`full`),
-    then after each move of the cursor only what changed (`patch`, see pool_patch.py), so a step in
-    a large pool redraws the few blocks it changed."""
+    """Every physical block (a large pool folds runs of idle free blocks); click one for its
+    details. The page gets the whole pool once (`full`), then after each move of the cursor only
+    what changed (`patch`, see pool_patch.py), so a step in a large pool redraws the few blocks it changed."""
     _esm = POOL_ESM
     full = traitlets.Dict().tag(sync=True)   # {"version": n, "svg": the whole pool}
     patch = traitlets.Dict().tag(sync=True)  # {"base": n - 1, "version": n, **pool_patch(...)}
@@ -190,14 +200,20 @@ class PoolView(TimelineView):
         return (self.selected, self.lang)
 
     def draw(self, step: int) -> PoolPicture:
-        if self.selected is not None:
-            self.index.update(self.timeline.frames)
-            self.detail = render_block_detail(self.timeline.snapshot(step), self.selected, parents=self.index.parents,
-                                              lang=self.lang, decode=self.timeline.decode)
-        else:
+        snapshot = self.timeline.snapshot(step)
+        picture = pool_picture(snapshot, self.timeline.events(step), lang=self.lang, decode=self.timeline.decode,
+                               selected=self.selected)
+        if self.selected is None:
             self.detail = f'<span style="color:var(--jp-ui-font-color2,#555)">{t("dash.click", self.lang)}</span>'
-        return pool_picture(self.timeline.snapshot(step), self.timeline.events(step), lang=self.lang,
-                            decode=self.timeline.decode, selected=self.selected)
+            return picture
+        first, last = picture.shown_in(self.selected)
+        if first < last:  # the selected block is folded into a run: the run's facts
+            self.detail = render_fold_detail(snapshot, first, last, lang=self.lang)
+        else:
+            self.index.update(self.timeline.frames)
+            self.detail = render_block_detail(snapshot, self.selected, parents=self.index.parents, lang=self.lang,
+                                              decode=self.timeline.decode)
+        return picture
 
     def publish(self, drawn: PoolPicture):
         shown, self.picture = self.picture, drawn

@@ -26,6 +26,15 @@ def build_chunked() -> Simulator:
     return sim
 
 
+def build_gpu_sized(num_blocks: int) -> Simulator:
+    """A few requests sharing a prefix in a pool as large as a GPU's (tens of thousands of blocks)."""
+    sim = Simulator(num_blocks=num_blocks, block_size=4)
+    for i in range(12):
+        sim.add(f"the cat sat on the mat, then request {i} asked for more", max_tokens=8)
+    sim.run()
+    return sim
+
+
 @pytest.fixture(scope="session")
 def lifecycle() -> Simulator:
     return build_lifecycle()
@@ -39,3 +48,14 @@ def chunked() -> Simulator:
 @pytest.fixture(params=["lifecycle", "chunked"], scope="session")
 def scenario(request) -> Simulator:
     return request.getfixturevalue(request.param)
+
+
+@pytest.fixture(scope="session")
+def huge() -> Simulator:
+    return build_gpu_sized(65536)
+
+
+@pytest.fixture(scope="session")
+def huge_as_4096() -> Simulator:
+    """The same requests in a pool of 4096 blocks."""
+    return build_gpu_sized(4096)

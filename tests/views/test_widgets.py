@@ -170,3 +170,26 @@ def test_a_loaded_trace_plays_back_and_stops_at_its_end(tmp_path):
     press(dash.player, "forward")
     assert trace.cursor == trace.last_step and not dash.player.playing
     assert page_states(dash.pool.svg) == [s.value for s in classify(sim.snapshot(sim.last_step))]
+
+
+def test_a_gpu_sized_pool_page_follows_folds_and_a_click_on_a_fold_shows_the_run():
+    sim = Simulator(num_blocks=65536, block_size=4)
+    for i in range(6):
+        sim.add(f"request {i} shares nothing with the others", max_tokens=6)
+    dash = Dashboard(sim)
+    page = PoolPage(dash.pool)
+    for cmd, extra in [("forward", {}), ("forward", {}), ("seek", {"step": 9}), ("back", {}), ("first", {}),
+                       ("last", {})]:
+        press(dash.player, cmd, **extra)
+        assert page.svg() == render_view(sim, "pool", sim.cursor)
+    press(dash.player, "first")  # step 0: block 0 is next, blocks 1–65 535 fold into one cell
+    assert [cell.key for cell in dash.pool.picture.cells] == [0, 1]
+    dash.pool._on_msg(dash.pool, {"block": 1}, [])  # what a click on the folded run sends
+    detail = parse(dash.pool.detail)
+    assert (detail.get("data-block-id"), detail.get("data-last-block-id")) == ("1", "65535")
+    assert detail.get("aria-label") == "blocks 1–65 535 at step 0"
+    assert page.svg() == render_view(sim, "pool", 0, selected=1)
+    press(dash.player, "forward")  # the first prefill takes block 1: the detail is the block's own
+    detail = parse(dash.pool.detail)
+    assert (detail.get("data-block-id"), detail.get("data-last-block-id")) == ("1", None)
+    assert page.svg() == render_view(sim, "pool", 1, selected=1)
