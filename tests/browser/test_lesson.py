@@ -1,7 +1,8 @@
-"""A lesson as a learner meets it: JupyterLab opens notebooks/en/01_token_to_slot.ipynb and runs every
-cell with no error; the mapping view is drawn; a "compute first, then check" question answered wrong
-shows the engine's answer, which it then accepts; a practice exercise rejects a wrong answer and
-accepts the one the engine computes here. Saves out/browser/lesson01.png.
+"""Lessons as a learner meets them: JupyterLab opens a lesson notebook (the first one in English, the
+live-model one in Chinese) and runs every cell with no error; its views are drawn; a "compute first,
+then check" question answered wrong shows the engine's answer, which it then accepts; a practice
+exercise rejects a wrong answer and accepts the one the engine computes here. Saves
+out/browser/lesson-{lang}-{lesson}.png.
 
 Run alone: .venv/bin/python -m pytest tests/browser/test_lesson.py
 """
@@ -19,8 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "out" / "browser"
-LESSON = "01_token_to_slot"
-PRACTICE = exercises.make("slot", seed=1)  # the lesson's first "more practice" cell
+# (language, lesson, a view it draws, the kind and seed of a "more practice" cell in it)
+LESSONS = [("en", "01_token_to_slot", "mapping", "slot", 1), ("zh", "06_live_generation", "kv", "kv_bytes", 1)]
 
 # Code cells not yet run, and the errors of those that ran (run-all stops at the first error).
 RUN_STATE = """() => {
@@ -31,12 +32,13 @@ RUN_STATE = """() => {
 }"""
 
 
-@pytest.fixture
-def lesson(tmp_path):
+@pytest.fixture(params=LESSONS, ids=lambda case: f"{case[0]}-{case[1]}")
+def lesson(request, tmp_path):
+    lang, name = request.param[:2]
     (tmp_path / "root").mkdir()
-    shutil.copy(REPO / "notebooks" / "en" / f"{LESSON}.ipynb", tmp_path / "root")
+    shutil.copy(REPO / "notebooks" / lang / f"{name}.ipynb", tmp_path / "root")
     with jupyterlab(tmp_path / "root", tmp_path) as url:
-        yield url.format(notebook=f"{LESSON}.ipynb")
+        yield request.param, url.format(notebook=f"{name}.ipynb")
 
 
 def answer(widget, page, text: str, button: str, correct: str):
@@ -50,31 +52,34 @@ def answer(widget, page, text: str, button: str, correct: str):
 def test_a_lesson_runs_and_checks_answers_in_jupyterlab(chromium, lesson):
     from playwright.sync_api import sync_playwright
 
+    (lang, name, view, kind, seed), url = lesson
+    practice_exercise = exercises.make(kind, seed=seed, lang=lang)
+    screenshot = OUT / f"lesson-{lang}-{name}.png"
     OUT.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
-            open_notebook(page, lesson)
+            open_notebook(page, url)
             page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
             page.wait_for_function(f"(() => {{ const s = ({RUN_STATE})(); return s.pending === 0 || s.errors.length }})()",
                                    timeout=240_000, polling=500)
             assert page.evaluate(RUN_STATE) == {"pending": 0, "errors": []}
-            page.locator('svg[data-view="mapping"]').first.wait_for(timeout=30_000)
+            page.locator(f'svg[data-view="{view}"]').first.wait_for(timeout=30_000)
 
             question = page.locator(".bv-exercise", has=page.locator(
-                f'input[placeholder="{t("lesson.your_answer", "en")}"]')).first
-            check = t("lesson.check", "en")
+                f'input[placeholder="{t("lesson.your_answer", lang)}"]')).first
+            check = t("lesson.check", lang)
             wrong = answer(question, page, "987654321", check, "false")
             engine_says = wrong.locator("details code").first.text_content()
             answer(question, page, engine_says, check, "true")
 
-            practice = page.locator(".bv-exercise", has_text=PRACTICE.id).first
-            check = t("ex.ui.check", "en")
+            practice = page.locator(".bv-exercise", has_text=practice_exercise.id).first
+            check = t("ex.ui.check", lang)
             answer(practice, page, "-5", check, "false")
-            answer(practice, page, PRACTICE.answer_text("en"), check, "true")
+            answer(practice, page, practice_exercise.answer_text(lang), check, "true")
             practice.scroll_into_view_if_needed()
-            practice.screenshot(path=str(OUT / "lesson01.png"))
+            practice.screenshot(path=str(screenshot))
         finally:
             browser.close()
-    assert (OUT / "lesson01.png").stat().st_size > 5_000
+    assert screenshot.stat().st_size > 5_000
