@@ -46,7 +46,7 @@ def exercise(args: argparse.Namespace, rest: list[str]) -> int:
 def demo(args: argparse.Namespace) -> int:
     from blockviz.demo.settings import DemoError, DemoSettings, parse_bytes  # torch and jupyter only for the demo
     try:
-        settings = DemoSettings(model=args.model, device=args.device, num_blocks=args.blocks,
+        settings = DemoSettings(model=args.model, device=args.device, dtype=args.dtype, num_blocks=args.blocks,
                                 kv_memory=parse_bytes(args.kv_memory) if args.kv_memory else None,
                                 block_size=args.block_size, requests=args.requests, max_tokens=args.max_tokens,
                                 temperature=args.temperature, arrival_every=args.arrival_every, pace=args.pace,
@@ -75,13 +75,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_demo_parser(sub):
-    from blockviz.demo.settings import DemoSettings
+    from blockviz.demo.settings import DTYPE_NAMES, DemoSettings
     d = DemoSettings()
     demo = sub.add_parser("demo", help="classroom demo: a real model serving requests that share a system prompt, live",
                           description="Serve a live dashboard (JupyterLab, token-protected): many requests share a "
                           "system prompt while the block pool fills, shares, evicts and preempts.")
     demo.add_argument("--model", metavar="PATH", help="a Qwen3 checkpoint folder (default: the embedded model)")
     demo.add_argument("--device", choices=["cpu", "cuda"], help="default: cuda when available, else cpu")
+    demo.add_argument("--dtype", choices=DTYPE_NAMES,
+                      help="weights and KV pool (default: float32 on CPU, the checkpoint's on CUDA; "
+                      "float16 for GPUs without bfloat16)")
     pool = demo.add_mutually_exclusive_group()
     pool.add_argument("--blocks", type=int, metavar="N", help=f"KV pool size in blocks (default {d.DEFAULT_BLOCKS})")
     pool.add_argument("--kv-memory", metavar="BYTES", help="KV pool size in bytes instead (e.g. 4M, 2G)")

@@ -20,6 +20,7 @@ USER_PROMPTS = ('"My dear Mr. Bennet," said his lady', "Elizabeth", "Mr. Darcy",
                 "Mrs. Bennet", "Lydia", "Mr. Bingley", "Charlotte", "Lady Catherine", "Mr. Collins", "Kitty",
                 "Mary", "Mr. Wickham", "Miss Bingley", "Netherfield Park")
 SEPARATOR = "\n"  # between the system prompt and a request's own text
+DTYPE_NAMES = ("float32", "bfloat16", "float16")  # the model runner's; named here so checks need no torch
 
 
 class DemoError(ValueError):
@@ -30,6 +31,7 @@ class DemoError(ValueError):
 class DemoSettings:
     model: str | None = None          # a model folder; None: the embedded default model
     device: str | None = None         # "cpu", "cuda" or "cuda:N"; None: cuda when available
+    dtype: str | None = None          # "float32", "bfloat16", "float16"; None: float32 on CPU, the model's on CUDA
     num_blocks: int | None = None     # KV pool size in blocks ...
     kv_memory: int | None = None      # ... or in bytes (not both); neither: DEFAULT_BLOCKS
     block_size: int = 16
@@ -108,6 +110,8 @@ class DemoSettings:
         if self.device is not None and self.device != "cpu" and not (
                 self.device == "cuda" or (self.device.startswith("cuda:") and self.device[5:].isdigit())):
             raise DemoError(f"unknown device {self.device!r}; choose cpu or cuda (or cuda:N)")
+        if self.dtype is not None and self.dtype not in DTYPE_NAMES:
+            raise DemoError(f"unknown dtype {self.dtype!r}; choose one of {', '.join(DTYPE_NAMES)}")
         model_dir = self.model_dir
         if not model_dir.is_dir():
             hint = ("the embedded model is not built yet: run scripts/train_default_model.py, or pass --model PATH"
@@ -140,7 +144,7 @@ class DemoSettings:
             tokenizer = TokenizerFile(self.model_dir / "tokenizer.json")
         except (OSError, ValueError) as e:
             raise DemoError(str(e)) from None
-        block_bytes = kv_bytes_per_block(hf, self.block_size, model_dtype(hf, torch.device(device), None))
+        block_bytes = kv_bytes_per_block(hf, self.block_size, model_dtype(hf, torch.device(device), self.dtype))
         if self.kv_memory is not None:
             num_blocks = self.kv_memory // block_bytes
             if num_blocks < 1:

@@ -17,6 +17,7 @@ from blockviz.demo.settings import DemoError, DemoSettings, parse_bytes
     ({"temperature": -1}, "temperature must be >= 0"),
     ({"lang": "fr"}, "unknown language 'fr'"),
     ({"device": "tpu"}, "unknown device 'tpu'"),
+    ({"dtype": "int8"}, "unknown dtype 'int8'; choose one of float32, bfloat16, float16"),
     ({"user_prompts": []}, "at least one user prompt"),
     ({"view_budget": 0}, "share of the time"),
 ])
@@ -55,6 +56,19 @@ def test_the_pool_in_bytes_or_blocks(settings):
     settings.kv_memory = plan.block_bytes - 1
     with pytest.raises(DemoError, match="holds no block"):
         settings.resolve()
+
+
+def test_a_chosen_dtype_sizes_the_pool_and_the_engine(settings):
+    from blockviz.demo.app import build_engine
+    from blockviz.demo.settings import DTYPE_NAMES
+    from blockviz.engine.model_runner import DTYPES
+    assert set(DTYPE_NAMES) == set(DTYPES)
+    full = settings.resolve().block_bytes
+    settings.dtype, settings.num_blocks, settings.kv_memory = "bfloat16", None, 10 * full
+    plan = settings.resolve()
+    assert (plan.block_bytes, plan.num_blocks) == (full // 2, 20)  # half the bytes: twice the blocks
+    engine = build_engine(plan)
+    assert engine.model_runner.kv_cache.dtype == torch.bfloat16 and engine.config.num_kvcache_blocks == 20
 
 
 def test_every_request_must_fit_the_pool_at_its_longest(settings):
