@@ -81,7 +81,18 @@ def jupyterlab(root: Path, state: Path) -> Iterator[str]:
         log.close()
 
 
-def open_notebook(page, url: str):
-    """Open a notebook and wait for its kernel."""
-    page.goto(url, timeout=120_000)
-    page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.isReady", timeout=120_000)
+@contextmanager
+def notebook_page(chromium: str, url: str) -> Iterator:
+    """A chromium page on the notebook at `url`, its kernel ready and every cell started."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.goto(url, timeout=120_000)
+            page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.isReady",
+                                   timeout=120_000)
+            page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            yield page
+        finally:
+            browser.close()

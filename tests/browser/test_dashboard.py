@@ -18,7 +18,7 @@ from blockviz.states import classify
 from blockviz.views.render_view import render_view
 
 from browser_scenario import scenario
-from labserver import FLAGS, jupyterlab, open_notebook
+from labserver import jupyterlab, notebook_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
@@ -105,60 +105,51 @@ def check(page, sim, n: int, step: int, views: int = 1):
 
 
 def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium first: skip before starting lab
-    from playwright.sync_api import sync_playwright
-
     OUT.mkdir(parents=True, exist_ok=True)
     expected = {n: scenario(n) for n in (12, 1024)}
     for sim in expected.values():
         sim.run(STEPS)
     latencies = {12: [], 1024: []}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1000})
-            open_notebook(page, lab)
-            page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-            for n in (12, 1024):
-                page.wait_for_selector(f'svg[data-view="pool"][data-num-blocks="{n}"]', timeout=180_000)
-            for n, sim in expected.items():
-                check(page, sim, n, 0)
-                moves = [("forward", k) for k in range(1, STEPS + 1)] + [("back", k) for k in range(STEPS - 1, -1, -1)]
-                for cmd, k in moves:  # timed alone: the checks' own work would land in the next step's time
-                    latencies[n].append(page.evaluate(STEP_AND_WAIT, [n, cmd, k]))
-                for cmd, k in moves:
-                    page.evaluate(STEP_AND_WAIT, [n, cmd, k])
-                    check(page, sim, n, k)
-                jump = page.locator(f'svg[data-view="pool"][data-num-blocks="{n}"]').locator(
-                    "xpath=ancestor::div[contains(@class,'jp-Cell')][1]").locator(".bv-jump")
-                jump.fill("3")
-                jump.dispatch_event("change")
-                page.wait_for_function(f"({READ_STATES})({n})[0] === '3'")
-                check(page, sim, n, 3)
-            page.evaluate(SHOW_AGAIN)  # a view opened late starts from the current step, then follows
-            page.wait_for_function(f"(a) => ({POOL_DIFFERENCES})(a).join() === ','",
-                                   arg=[1024, render_view(expected[1024], "pool", 3)], timeout=60_000)
-            check(page, expected[1024], 1024, 3, views=2)
-            page.evaluate(STEP_AND_WAIT, [1024, "forward", 4])
-            check(page, expected[1024], 1024, 4, views=2)
-            kv = page.locator('svg[data-view="kv"]')  # the K/V switch: K first, V after a click
-            assert "· K ·" in kv.get_attribute("aria-label")
-            assert page.locator('.bv-toggle button[data-kv="k"]').get_attribute("aria-pressed") == "true"
-            page.locator('.bv-toggle button[data-kv="v"]').click()
-            page.wait_for_function("""document.querySelector('svg[data-view="kv"]').ariaLabel.includes('· V ·')""")
-            assert page.locator('.bv-toggle button[data-kv="v"]').get_attribute("aria-pressed") == "true"
-            small = page.locator('svg[data-view="pool"][data-num-blocks="12"]').locator(
-                "xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
-            small.locator(".bv-player").focus()  # keyboard: ← steps back
-            page.keyboard.press("ArrowLeft")
-            page.wait_for_function(f"({READ_STATES})(12)[0] === '2'")
-            check(page, expected[12], 12, 2)
-            small.locator('svg[data-view="pool"] [data-block-id="3"]').click()  # a click opens the block's detail
-            small.locator('.bv-detail[data-block-id="3"]').wait_for(timeout=30_000)
-            assert page.evaluate(POOL_DIFFERENCES, [12, render_view(expected[12], "pool", 2, selected=3)]) == [""]
-            small.scroll_into_view_if_needed()
-            small.screenshot(path=str(OUT / "dashboard.png"))
-        finally:
-            browser.close()
+    with notebook_page(chromium, lab) as page:
+        for n in (12, 1024):
+            page.wait_for_selector(f'svg[data-view="pool"][data-num-blocks="{n}"]', timeout=180_000)
+        for n, sim in expected.items():
+            check(page, sim, n, 0)
+            moves = [("forward", k) for k in range(1, STEPS + 1)] + [("back", k) for k in range(STEPS - 1, -1, -1)]
+            for cmd, k in moves:  # timed alone: the checks' own work would land in the next step's time
+                latencies[n].append(page.evaluate(STEP_AND_WAIT, [n, cmd, k]))
+            for cmd, k in moves:
+                page.evaluate(STEP_AND_WAIT, [n, cmd, k])
+                check(page, sim, n, k)
+            jump = page.locator(f'svg[data-view="pool"][data-num-blocks="{n}"]').locator(
+                "xpath=ancestor::div[contains(@class,'jp-Cell')][1]").locator(".bv-jump")
+            jump.fill("3")
+            jump.dispatch_event("change")
+            page.wait_for_function(f"({READ_STATES})({n})[0] === '3'")
+            check(page, sim, n, 3)
+        page.evaluate(SHOW_AGAIN)  # a view opened late starts from the current step, then follows
+        page.wait_for_function(f"(a) => ({POOL_DIFFERENCES})(a).join() === ','",
+                               arg=[1024, render_view(expected[1024], "pool", 3)], timeout=60_000)
+        check(page, expected[1024], 1024, 3, views=2)
+        page.evaluate(STEP_AND_WAIT, [1024, "forward", 4])
+        check(page, expected[1024], 1024, 4, views=2)
+        kv = page.locator('svg[data-view="kv"]')  # the K/V switch: K first, V after a click
+        assert "· K ·" in kv.get_attribute("aria-label")
+        assert page.locator('.bv-toggle button[data-kv="k"]').get_attribute("aria-pressed") == "true"
+        page.locator('.bv-toggle button[data-kv="v"]').click()
+        page.wait_for_function("""document.querySelector('svg[data-view="kv"]').ariaLabel.includes('· V ·')""")
+        assert page.locator('.bv-toggle button[data-kv="v"]').get_attribute("aria-pressed") == "true"
+        small = page.locator('svg[data-view="pool"][data-num-blocks="12"]').locator(
+            "xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
+        small.locator(".bv-player").focus()  # keyboard: ← steps back
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function(f"({READ_STATES})(12)[0] === '2'")
+        check(page, expected[12], 12, 2)
+        small.locator('svg[data-view="pool"] [data-block-id="3"]').click()  # a click opens the block's detail
+        small.locator('.bv-detail[data-block-id="3"]').wait_for(timeout=30_000)
+        assert page.evaluate(POOL_DIFFERENCES, [12, render_view(expected[12], "pool", 2, selected=3)]) == [""]
+        small.scroll_into_view_if_needed()
+        small.screenshot(path=str(OUT / "dashboard.png"))
     figures = {f"{n} blocks": {"median_ms": round(median(v), 1), "max_ms": round(max(v), 1), "steps": len(v),
                                "each_ms": [round(x, 1) for x in v]}
                for n, v in latencies.items()}

@@ -14,7 +14,7 @@ import pytest
 from blockviz import exercises
 from blockviz.i18n import t
 
-from labserver import FLAGS, jupyterlab, open_notebook
+from labserver import jupyterlab, notebook_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
@@ -41,7 +41,7 @@ def lesson(request, tmp_path):
         yield request.param, url.format(notebook=f"{name}.ipynb")
 
 
-def answer(widget, page, text: str, button: str, correct: str):
+def answer(widget, text: str, button: str, correct: str):
     widget.locator("input").fill(text)
     widget.locator("button", has_text=button).click()
     feedback = widget.locator(f'.bv-feedback[data-correct="{correct}"]')
@@ -50,36 +50,27 @@ def answer(widget, page, text: str, button: str, correct: str):
 
 
 def test_a_lesson_runs_and_checks_answers_in_jupyterlab(chromium, lesson):
-    from playwright.sync_api import sync_playwright
-
     (lang, name, view, kind, seed), url = lesson
     practice_exercise = exercises.make(kind, seed=seed, lang=lang)
     screenshot = OUT / f"lesson-{lang}-{name}.png"
     OUT.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1000})
-            open_notebook(page, url)
-            page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-            page.wait_for_function(f"(() => {{ const s = ({RUN_STATE})(); return s.pending === 0 || s.errors.length }})()",
-                                   timeout=240_000, polling=500)
-            assert page.evaluate(RUN_STATE) == {"pending": 0, "errors": []}
-            page.locator(f'svg[data-view="{view}"]').first.wait_for(timeout=30_000)
+    with notebook_page(chromium, url) as page:
+        page.wait_for_function(f"(() => {{ const s = ({RUN_STATE})(); return s.pending === 0 || s.errors.length }})()",
+                               timeout=240_000, polling=500)
+        assert page.evaluate(RUN_STATE) == {"pending": 0, "errors": []}
+        page.locator(f'svg[data-view="{view}"]').first.wait_for(timeout=30_000)
 
-            question = page.locator(".bv-exercise", has=page.locator(
-                f'input[placeholder="{t("lesson.your_answer", lang)}"]')).first
-            check = t("lesson.check", lang)
-            wrong = answer(question, page, "987654321", check, "false")
-            engine_says = wrong.locator("details code").first.text_content()
-            answer(question, page, engine_says, check, "true")
+        question = page.locator(".bv-exercise", has=page.locator(
+            f'input[placeholder="{t("lesson.your_answer", lang)}"]')).first
+        check = t("lesson.check", lang)
+        wrong = answer(question, "987654321", check, "false")
+        engine_says = wrong.locator("details code").first.text_content()
+        answer(question, engine_says, check, "true")
 
-            practice = page.locator(".bv-exercise", has_text=practice_exercise.id).first
-            check = t("ex.ui.check", lang)
-            answer(practice, page, "-5", check, "false")
-            answer(practice, page, practice_exercise.answer_text(lang), check, "true")
-            practice.scroll_into_view_if_needed()
-            practice.screenshot(path=str(screenshot))
-        finally:
-            browser.close()
+        practice = page.locator(".bv-exercise", has_text=practice_exercise.id).first
+        check = t("ex.ui.check", lang)
+        answer(practice, "-5", check, "false")
+        answer(practice, practice_exercise.answer_text(lang), check, "true")
+        practice.scroll_into_view_if_needed()
+        practice.screenshot(path=str(screenshot))
     assert screenshot.stat().st_size > 5_000
