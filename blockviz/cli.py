@@ -75,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_demo_parser(sub):
-    from blockviz.demo.settings import DTYPE_NAMES, DemoSettings
+    from blockviz.demo.settings import DemoSettings
+    from blockviz.models.config import DTYPE_NAMES
     d = DemoSettings()
     demo = sub.add_parser("demo", help="classroom demo: a real model serving requests that share a system prompt, live",
                           description="Serve a live dashboard (JupyterLab, token-protected): many requests share a "

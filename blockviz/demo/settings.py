@@ -5,6 +5,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from blockviz.i18n import LANGS
+from blockviz.models.config import DTYPE_NAMES
 
 SETTINGS_ENV = "BLOCKVIZ_DEMO_SETTINGS"   # the kernel finds the settings file through this
 SETTINGS_FILE = "blockviz-demo.json"
@@ -20,7 +21,6 @@ USER_PROMPTS = ('"My dear Mr. Bennet," said his lady', "Elizabeth", "Mr. Darcy",
                 "Mrs. Bennet", "Lydia", "Mr. Bingley", "Charlotte", "Lady Catherine", "Mr. Collins", "Kitty",
                 "Mary", "Mr. Wickham", "Miss Bingley", "Netherfield Park")
 SEPARATOR = "\n"  # between the system prompt and a request's own text
-DTYPE_NAMES = ("float32", "bfloat16", "float16")  # the model runner's; named here so checks need no torch
 
 
 class DemoError(ValueError):

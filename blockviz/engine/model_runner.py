@@ -11,12 +11,12 @@ import torch
 
 from blockviz.config import Config
 from blockviz.engine.sequence import Sequence
-from blockviz.models.config import Qwen3Config
+from blockviz.models.config import DTYPE_NAMES, Qwen3Config
 from blockviz.models.qwen3 import Qwen3ForCausalLM
 from blockviz.utils.context import get_context, reset_context, set_context
 from blockviz.utils.loader import load_model
 
-DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+DTYPES = {name: getattr(torch, name) for name in DTYPE_NAMES}
 
 
 def model_dtype(hf_config: Qwen3Config, device: torch.device, dtype: str | None) -> torch.dtype:

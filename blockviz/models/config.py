@@ -4,6 +4,8 @@ from pathlib import Path
 
 # Architectures this package can run, as named in config.json's "architectures".
 SUPPORTED_ARCHITECTURES = ("Qwen3ForCausalLM", "Qwen2ForCausalLM")
+# Weight and KV pool dtypes the model runner takes, as config.json's "torch_dtype" names them.
+DTYPE_NAMES = ("float32", "bfloat16", "float16")
 
 
 @dataclass

@@ -60,9 +60,6 @@ def test_the_pool_in_bytes_or_blocks(settings):
 
 def test_a_chosen_dtype_sizes_the_pool_and_the_engine(settings):
     from blockviz.demo.app import build_engine
-    from blockviz.demo.settings import DTYPE_NAMES
-    from blockviz.engine.model_runner import DTYPES
-    assert set(DTYPE_NAMES) == set(DTYPES)
     full = settings.resolve().block_bytes
     settings.dtype, settings.num_blocks, settings.kv_memory = "bfloat16", None, 10 * full
     plan = settings.resolve()

@@ -13,10 +13,9 @@ from random import Random
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
 from blockviz.exercises.tables import table
-from blockviz.models.config import Qwen3Config
+from blockviz.models.config import DTYPE_NAMES, Qwen3Config
 
 MODELS = ("default", "qwen3-0.6b")
-DTYPE_NAMES = ("float32", "bfloat16", "float16")
 ASKS = ("block_bytes", "token_bytes", "block_mib", "blocks_fit")
 MEMORIES = ("64M", "256M", "512M", "1G", "2G", "4G", "8G")
 MIB = 2**20
