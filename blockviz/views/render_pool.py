@@ -133,9 +133,11 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
                free=len(snapshot.free_block_ids), B=snapshot.block_size)
     top = PAD + 22
     cells = []
+    counts = dict.fromkeys(BlockState, 0)  # for the legend: how many blocks are in each state now
     row = col = i = 0  # cells flow in rows; a folded run takes a row of its own
     while i < snapshot.num_blocks:
         if i in folds:
+            counts[BlockState.FREE] += folds[i] - i + 1
             row += col > 0
             cells.append(fold_cell(i, folds[i], int(places[i]), PAD, top + row * (cell_h + GAP),
                                    ncols * (cell_w + GAP) - GAP, cell_h, selected, lang))
@@ -143,6 +145,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
             continue
         block = snapshot.blocks[i]
         state = classify_block(snapshot, i)
+        counts[state] += 1
         x = PAD + col * (cell_w + GAP)
         y = top + row * (cell_h + GAP)
         style = STATE_STYLES[state]
@@ -193,7 +196,8 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     width = max(PAD * 2 + ncols * (cell_w + GAP), text_width(header, 12) + 2 * PAD)
     legend_svg = ""
     if legend:
-        legend_svg, legend_w, legend_h = render_legend(PAD, bottom + 6, lang, folds=snapshot.num_blocks > FOLD_ABOVE)
+        legend_svg, legend_w, legend_h = render_legend(PAD, bottom + 6, counts, lang,
+                                                       folds=snapshot.num_blocks > FOLD_ABOVE)
         width = max(width, legend_w + 2 * PAD)
         bottom += 6 + legend_h
     root = svg_root(width, bottom + PAD, view="pool", step=snapshot.step, label=header)
@@ -231,14 +235,16 @@ def fold_cell(first: int, last: int, queue_first: int, x: float, y: float, w: fl
     return Cell(first, attrs, body)
 
 
-def render_legend(x: float, y: float, lang: str = "en", folds: bool = False) -> tuple[str, float, float]:
-    """Swatch, glyph, name and meaning of each state, then the two markers, and with `folds` what a
-    folded run looks like. Returns (svg, width, height)."""
+def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str = "en",
+                  folds: bool = False) -> tuple[str, float, float]:
+    """Swatch, glyph, name, how many blocks are in it now and meaning of each state, then the two
+    markers, and with `folds` what a folded run looks like. Returns (svg, width, height)."""
     parts, width, row = [], 0.0, 17
     for k, state in enumerate(BlockState):
         style = STATE_STYLES[state]
         yy = y + k * row
-        line = f'{t(f"state.{state.value}", lang)}: {t(f"state.{state.value}.meaning", lang)}'
+        line = t("legend.state", lang, name=t(f"state.{state.value}", lang), count=counts[state],
+                 meaning=t(f"state.{state.value}.meaning", lang))
         parts.append(f'<rect x="{x}" y="{yy}" width="22" height="14" rx="2" fill="{style.fill}" class="bv-line"/>')
         parts.append(text(x + 11, yy + 11, style.glyph, 11, anchor="middle", fill=style.text))
         parts.append(text(x + 28, yy + 11, line, 11))

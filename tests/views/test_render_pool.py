@@ -1,6 +1,6 @@
 from blockviz import Simulator
 from blockviz.i18n import t
-from blockviz.states import BlockState, classify
+from blockviz.states import BlockState, classify, count_states
 from blockviz.trace.events import BlockReleased, HashRegistered
 from blockviz.views.format import full_hash
 from blockviz.views.render_pool import render_block_detail, render_pool, touched_blocks
@@ -86,6 +86,17 @@ def test_legend_names_every_state_in_both_languages(lifecycle):
         shown = " ".join(texts(parse(render_pool(lifecycle.snapshot(1), lang=lang))))
         for state in BlockState:
             assert t(f"state.{state.value}", lang) in shown
+
+
+def test_legend_counts_the_blocks_in_each_state(lifecycle, huge):
+    """Every step of the lifecycle, and a folded 65 536-block pool (folded blocks count as free)."""
+    cases = [(lifecycle.snapshot(k), "en") for k in range(lifecycle.last_step + 1)] + [(huge.snapshot(2), "zh")]
+    for snapshot, lang in cases:
+        shown = texts(parse(render_pool(snapshot, lang=lang)))
+        for state, count in count_states(snapshot).items():
+            line = t("legend.state", lang, name=t(f"state.{state.value}", lang), count=count,
+                     meaning=t(f"state.{state.value}.meaning", lang))
+            assert line in shown, (snapshot.step, line)
 
 
 def test_block_detail_shows_full_hash_parent_tokens_and_holders(lifecycle):
