@@ -15,7 +15,7 @@ from blockviz.engine.scheduler import blocks_needed
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
 from blockviz.exercises.engine import StepBatch, build, check_scenario, next_batch, step_slot_mapping
-from blockviz.exercises.kinds.common import fresh, sample, setup_story
+from blockviz.exercises.kinds.common import fresh, sample, setup_story, shuffled_pool
 from blockviz.exercises.tables import show_blocks, table
 from blockviz.trace import events as ev
 
@@ -74,8 +74,7 @@ def random_prefill(rng: Random) -> dict:
         prompts = [x, c]
     need = sum(blocks_needed(len(p) + 2, B) for p in prompts)
     num_blocks = rng.randint(need, need + 4)
-    params = {"block_size": B, "num_blocks": num_blocks, "free_order": rng.sample(range(num_blocks), num_blocks),
-              "setup": setup}
+    params = shuffled_pool(rng, B, num_blocks, setup)
     if budget:
         params["budget"] = budget
     return params
@@ -177,8 +176,7 @@ def random_decode(rng: Random) -> dict:
         need += blocks_needed(prompt_len + d + 3, B)
     setup.append(["step", 1 + d])
     num_blocks = need + rng.randint(1, 3)
-    return {"block_size": B, "num_blocks": num_blocks, "free_order": rng.sample(range(num_blocks), num_blocks),
-            "setup": setup}
+    return shuffled_pool(rng, B, num_blocks, setup)
 
 
 class DecodeMask(Kind):

@@ -21,6 +21,13 @@ def fresh(rng: Random, n: int) -> str:
     return "".join(rng.choice(LETTERS) for _ in range(n))
 
 
+def shuffled_pool(rng: Random, block_size: int, num_blocks: int, setup: list) -> dict:
+    """A scenario's pool whose free queue starts in a random order, so block ids are not 0, 1, 2...
+    a learner could guess."""
+    return {"block_size": block_size, "num_blocks": num_blocks,
+            "free_order": rng.sample(range(num_blocks), num_blocks), "setup": setup}
+
+
 def sample(rng: Random, make: Callable[[Random], dict], accept: Callable[[dict], bool], tries: int = 300) -> dict:
     """Draw params until `accept` (usually a question asked of the engine) holds. Deterministic per rng."""
     params = make(rng)

@@ -9,7 +9,7 @@ from blockviz.engine.scheduler import blocks_needed
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
 from blockviz.exercises.engine import build, check_scenario
-from blockviz.exercises.kinds.common import fresh, labels_in, sample, setup_story
+from blockviz.exercises.kinds.common import fresh, labels_in, sample, setup_story, shuffled_pool
 from blockviz.exercises.tables import requests_table
 from blockviz.trace import events as ev
 
@@ -27,8 +27,7 @@ def random_decode(rng: Random) -> dict:
         need += blocks_needed(prompt_len + d + 3, B)
     setup.append(["step", 1 + d])
     num_blocks = need + rng.randint(1, 3)
-    return {"block_size": B, "num_blocks": num_blocks, "free_order": rng.sample(range(num_blocks), num_blocks),
-            "setup": setup}
+    return shuffled_pool(rng, B, num_blocks, setup)
 
 
 def next_step(params: dict):

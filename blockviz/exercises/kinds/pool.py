@@ -12,7 +12,7 @@ from blockviz.exercises import answers
 from blockviz.exercises.answers import AnswerError
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
 from blockviz.exercises.engine import build, check_scenario, encode
-from blockviz.exercises.kinds.common import check_new_request, fresh, sample, settled
+from blockviz.exercises.kinds.common import check_new_request, fresh, sample, settled, shuffled_pool
 from blockviz.exercises.tables import hash_labels, pool_picture, show_blocks
 from blockviz.states import BlockState, classify
 from blockviz.trace import events as ev
@@ -45,8 +45,7 @@ def random_rich(rng: Random) -> dict:
     longest = max(blocks_needed(len(y) + 5, B), blocks_needed(len(z) + 5, B))
     total = 2 * blocks_needed(len(x), B) + blocks_needed(len(y), B) + blocks_needed(len(z), B) + 2
     num_blocks = rng.randint(max(longest, total - 4), total + 1)
-    return {"block_size": B, "num_blocks": num_blocks, "free_order": rng.sample(range(num_blocks), num_blocks),
-            "setup": ops}
+    return shuffled_pool(rng, B, num_blocks, ops)
 
 
 class PoolStates(Kind):

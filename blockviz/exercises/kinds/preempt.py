@@ -10,7 +10,7 @@ from blockviz.exercises import answers
 from blockviz.exercises.answers import AnswerError
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
 from blockviz.exercises.engine import build, check_scenario
-from blockviz.exercises.kinds.common import fresh, sample, setup_story
+from blockviz.exercises.kinds.common import fresh, sample, setup_story, shuffled_pool
 from blockviz.exercises.tables import pool_table, requests_table
 from blockviz.trace import events as ev
 
@@ -32,8 +32,7 @@ def random_preempt(rng: Random) -> dict:
             ops.append(["step", 1])
         ops.append(["add", label, prompt, num_blocks * B - len(prompt) + 1])
     ops.append(["step", 1])
-    params = {"block_size": B, "num_blocks": num_blocks, "free_order": rng.sample(range(num_blocks), num_blocks),
-              "setup": ops}
+    params = shuffled_pool(rng, B, num_blocks, ops)
     return until_preemption(params)
 
 

@@ -15,7 +15,7 @@ from blockviz.engine.sequence import Sequence
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
 from blockviz.exercises.engine import Built, build, encode
-from blockviz.exercises.kinds.common import check_new_request, fresh, sample, settled
+from blockviz.exercises.kinds.common import check_new_request, fresh, sample, settled, shuffled_pool
 from blockviz.exercises.tables import hash_labels, pool_picture, show_blocks
 from blockviz.trace import events as ev
 from blockviz.trace.probe import probe_chain
@@ -157,8 +157,7 @@ def random_prefix(rng: Random, tight: bool = False) -> dict:
     need = blocks_needed(len(a) + 5, B) + blocks_needed(len(c), B)
     num_blocks = need if tight else rng.randint(need, need + 5)
     num_blocks = max(num_blocks, blocks_needed(len(new) + 3, B))
-    return {"block_size": B, "num_blocks": num_blocks, "free_order": rng.sample(range(num_blocks), num_blocks),
-            "setup": setup, "new": new, "new_max_tokens": 4}
+    return {**shuffled_pool(rng, B, num_blocks, setup), "new": new, "new_max_tokens": 4}
 
 
 def sample_prefix(rng: Random, accept, tight: bool = False) -> dict:

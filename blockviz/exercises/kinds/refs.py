@@ -8,7 +8,7 @@ from random import Random
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
 from blockviz.exercises.engine import Built, build, check_scenario, encode
-from blockviz.exercises.kinds.common import fresh, labels_in, ops_story, sample, settled
+from blockviz.exercises.kinds.common import fresh, labels_in, ops_story, sample, settled, shuffled_pool
 from blockviz.exercises.tables import pool_picture
 from blockviz.trace import events as ev
 
@@ -50,8 +50,7 @@ def random_refs(rng: Random) -> dict:
         b = src[:B * shared] + fresh(rng, rng.randint(1, B + 1))
     then = [["add", "B", b, 6], ["step", 2 if variant == "release" else 1]]
     num_blocks = rng.randint(10, 14)
-    return {"block_size": B, "num_blocks": num_blocks, "free_order": rng.sample(range(num_blocks), num_blocks),
-            "setup": setup, "then": then, "ask": []}
+    return {**shuffled_pool(rng, B, num_blocks, setup), "then": then, "ask": []}
 
 
 def choose_ask(params: dict) -> dict | None:
