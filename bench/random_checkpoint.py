@@ -15,9 +15,9 @@ from pathlib import Path
 import torch
 from safetensors.torch import save_file
 
+from blockviz.engine.model_runner import DTYPES, new_model
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.models.config import Qwen3Config
-from blockviz.models.qwen3 import Qwen3ForCausalLM
 
 SHAPES = {
     "qwen3-0.6b": {"vocab_size": 151936, "hidden_size": 1024, "intermediate_size": 3072, "num_hidden_layers": 28,
@@ -34,14 +34,9 @@ COMMON = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_
 
 def write_random_checkpoint(out: Path, shape: str, seed: int = 0) -> Path:
     config = {**COMMON, **SHAPES[shape]}
-    dtype = getattr(torch, config["torch_dtype"])
     torch.manual_seed(seed)
-    default = torch.get_default_dtype()
-    torch.set_default_dtype(dtype)  # born in the checkpoint's dtype: half the memory of float32 then a cast
-    try:
-        model = Qwen3ForCausalLM(Qwen3Config.from_dict(config))
-    finally:
-        torch.set_default_dtype(default)
+    # born in the checkpoint's dtype: half the memory of float32 then a cast
+    model = new_model(Qwen3Config.from_dict(config), DTYPES[config["torch_dtype"]])
     with torch.no_grad():
         for name, p in model.named_parameters():
             if "norm" in name:

@@ -31,16 +31,20 @@ def model_dtype(hf_config: Qwen3Config, device: torch.device, dtype: str | None)
     return DTYPES.get(hf_config.torch_dtype, torch.bfloat16)
 
 
-def build_model(hf_config: Qwen3Config, path: Path, dtype: torch.dtype, device: torch.device) -> Qwen3ForCausalLM:
+def new_model(hf_config: Qwen3Config, dtype: torch.dtype) -> Qwen3ForCausalLM:
     """As nano-vllm: built under the target default dtype, so parameters are born in it while
     buffers made explicitly in float32 (the RoPE cos/sin cache) stay exact; a later
     `.to(dtype)` would round those too."""
     default = torch.get_default_dtype()
     torch.set_default_dtype(dtype)
     try:
-        model = Qwen3ForCausalLM(hf_config)
+        return Qwen3ForCausalLM(hf_config)
     finally:
         torch.set_default_dtype(default)
+
+
+def build_model(hf_config: Qwen3Config, path: Path, dtype: torch.dtype, device: torch.device) -> Qwen3ForCausalLM:
+    model = new_model(hf_config, dtype)
     load_model(model, path)  # checks everything before touching a parameter
     return model.to(device).eval()
 
