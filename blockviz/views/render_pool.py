@@ -11,7 +11,7 @@ from blockviz.trace.events import CacheProbe, Event, HashRegistered
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.format import full_hash, grouped, short_hash
 from blockviz.views.svg import CHAR_WIDTH, attrs_markup, background, clip, esc, svg_root, text, text_width, visible
-from blockviz.views.theme import STATE_STYLES, theme_css
+from blockviz.views.theme import STATE_STYLES, Style, theme_css
 
 Decode = Callable[[tuple[int, ...]], str]
 
@@ -235,6 +235,12 @@ def fold_cell(first: int, last: int, queue_first: int, x: float, y: float, w: fl
     return Cell(first, attrs, body)
 
 
+def swatch_line(x: float, y: float, style: Style, glyph: str, line: str) -> str:
+    """One legend line: a swatch in the state's colour with its glyph, then the words."""
+    return (f'<rect x="{x}" y="{y}" width="22" height="14" rx="2" fill="{style.fill}" class="bv-line"/>'
+            + text(x + 11, y + 11, glyph, 11, anchor="middle", fill=style.text) + text(x + 28, y + 11, line, 11))
+
+
 def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str = "en",
                   folds: bool = False) -> tuple[str, float, float]:
     """Swatch, glyph, name, how many blocks are in it now and meaning of each state, then the two
@@ -245,9 +251,7 @@ def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str =
         yy = y + k * row
         line = t("legend.state", lang, name=t(f"state.{state.value}", lang), count=counts[state],
                  meaning=t(f"state.{state.value}.meaning", lang))
-        parts.append(f'<rect x="{x}" y="{yy}" width="22" height="14" rx="2" fill="{style.fill}" class="bv-line"/>')
-        parts.append(text(x + 11, yy + 11, style.glyph, 11, anchor="middle", fill=style.text))
-        parts.append(text(x + 28, yy + 11, line, 11))
+        parts.append(swatch_line(x, yy, style, style.glyph, line))
         width = max(width, 28 + text_width(line, 11))
     yy = y + len(BlockState) * row
     parts.append(f'<rect x="{x}" y="{yy}" width="22" height="14" rx="2" fill="none" class="bv-touch" '
@@ -262,9 +266,7 @@ def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str =
         yy += row
         style = STATE_STYLES[BlockState.FREE]
         line = t("legend.fold", lang, n=FOLD_MIN)
-        parts.append(f'<rect x="{x}" y="{yy}" width="22" height="14" rx="2" fill="{style.fill}" class="bv-line"/>')
-        parts.append(text(x + 11, yy + 11, style.glyph + "…", 11, anchor="middle", fill=style.text))
-        parts.append(text(x + 28, yy + 11, line, 11))
+        parts.append(swatch_line(x, yy, style, style.glyph + "…", line))
         width, height = max(width, 28 + text_width(line, 11)), height + row
     return "".join(parts), width, height
 
