@@ -11,7 +11,7 @@ import torch
 
 from blockviz.config import Config
 from blockviz.engine.sequence import Sequence
-from blockviz.models.config import DTYPE_NAMES, Qwen3Config
+from blockviz.models.config import DTYPE_NAMES, Qwen3Config, head_dim_of
 from blockviz.models.qwen3 import Qwen3ForCausalLM
 from blockviz.utils.context import get_context, reset_context, set_context
 from blockviz.utils.loader import load_model
@@ -57,7 +57,7 @@ def gpu_kv_budget(total: int, free: int, peak: int, current: int, utilization: f
 
 
 def kv_bytes_per_block(hf_config: Qwen3Config, block_size: int, dtype: torch.dtype) -> int:
-    head_dim = hf_config.head_dim or hf_config.hidden_size // hf_config.num_attention_heads
+    head_dim = head_dim_of(hf_config)
     itemsize = torch.empty((), dtype=dtype).element_size()
     return 2 * hf_config.num_hidden_layers * block_size * hf_config.num_key_value_heads * head_dim * itemsize
 
@@ -105,7 +105,7 @@ class ModelRunner:
             config.num_kvcache_blocks = budget // self.block_bytes
             if config.num_kvcache_blocks < 1:
                 raise ValueError(f"a KV block needs {self.block_bytes} bytes but the budget is {budget} bytes")
-        head_dim = hf.head_dim or hf.hidden_size // hf.num_attention_heads
+        head_dim = head_dim_of(hf)
         self.kv_cache = torch.zeros(2, hf.num_hidden_layers, config.num_kvcache_blocks, self.block_size,
                                     hf.num_key_value_heads, head_dim, dtype=self.dtype, device=self.device)
         layer_id = 0

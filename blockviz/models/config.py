@@ -8,6 +8,11 @@ SUPPORTED_ARCHITECTURES = ("Qwen3ForCausalLM", "Qwen2ForCausalLM")
 DTYPE_NAMES = ("float32", "bfloat16", "float16")
 
 
+def head_dim_of(config) -> int:
+    """Dimensions per attention head: config.json's head_dim, or (Qwen2 omits it) hidden_size / heads."""
+    return config.head_dim or config.hidden_size // config.num_attention_heads
+
+
 @dataclass
 class Qwen3Config:
     """The config.json keys the model reads, with HuggingFace's names.

@@ -19,7 +19,7 @@ from blockviz.layers.attention import Attention
 from blockviz.layers.embed_head import LMHead, VocabEmbedding
 from blockviz.layers.layernorm import RMSNorm
 from blockviz.layers.rotary_embedding import RotaryEmbedding, get_rope
-from blockviz.models.config import Qwen3Config
+from blockviz.models.config import Qwen3Config, head_dim_of
 from blockviz.utils.context import reset_context, set_context
 
 
@@ -120,8 +120,8 @@ class Qwen3Model(nn.Module):
     def __init__(self, config: Qwen3Config) -> None:
         super().__init__()
         self.embed_tokens = VocabEmbedding(config.vocab_size, config.hidden_size)
-        head_dim = config.head_dim or config.hidden_size // config.num_attention_heads
-        rotary_emb = get_rope(head_dim, config.max_position_embeddings, config.rope_theta, config.rope_scaling)
+        rotary_emb = get_rope(head_dim_of(config), config.max_position_embeddings, config.rope_theta,
+                              config.rope_scaling)
         self.layers = nn.ModuleList([Qwen3DecoderLayer(config, rotary_emb) for _ in range(config.num_hidden_layers)])
         self.norm = RMSNorm(config.hidden_size, eps=config.rms_norm_eps)
 

@@ -13,7 +13,7 @@ from random import Random
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
 from blockviz.exercises.tables import table
-from blockviz.models.config import DTYPE_NAMES, Qwen3Config
+from blockviz.models.config import DTYPE_NAMES, Qwen3Config, head_dim_of
 
 MODELS = ("default", "qwen3-0.6b")
 ASKS = ("block_bytes", "token_bytes", "block_mib", "blocks_fit")
@@ -83,7 +83,7 @@ def wrong_bytes(params: dict) -> list[tuple[str, int]]:
     B = 1 if params["ask"] == "token_bytes" else params["block_size"]
     right = block_bytes(cfg, B, dtype)
     other = "float32" if itemsize(dtype) == 2 else "bfloat16"
-    head_dim = cfg.head_dim or cfg.hidden_size // cfg.num_attention_heads
+    head_dim = head_dim_of(cfg)
     models = [
         ("no_kv_factor", right // 2),
         ("no_layers", block_bytes(replace(cfg, num_hidden_layers=1), B, dtype)),
@@ -155,7 +155,7 @@ class KVBytes(Kind):
 
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
         cfg = solved.facts["cfg"]
-        head_dim = cfg.head_dim or cfg.hidden_size // cfg.num_attention_heads
+        head_dim = head_dim_of(cfg)
         shape = table(["num_hidden_layers", "num_attention_heads", "num_key_value_heads", "head_dim", "hidden_size"],
                       [[cfg.num_hidden_layers, cfg.num_attention_heads, cfg.num_key_value_heads, head_dim,
                         cfg.hidden_size]])
@@ -188,7 +188,7 @@ class KVBytes(Kind):
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         cfg, nbytes, ask = solved.facts["cfg"], solved.facts["bytes"], params["ask"]
-        head_dim = cfg.head_dim or cfg.hidden_size // cfg.num_attention_heads
+        head_dim = head_dim_of(cfg)
         B = 1 if ask == "token_bytes" else params["block_size"]
         product = (f"2 × {cfg.num_hidden_layers} × {B} × {cfg.num_key_value_heads} × {head_dim} × "
                    f"{itemsize(params['dtype'])} = {nbytes:,}")
