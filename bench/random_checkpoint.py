@@ -17,23 +17,18 @@ from safetensors.torch import save_file
 
 from blockviz.engine.model_runner import DTYPES, new_model
 from blockviz.models import DEFAULT_MODEL_DIR
-from blockviz.models.config import Qwen3Config
+from blockviz.models.config import QWEN3_0_6B, Qwen3Config
 
 SHAPES = {
-    "qwen3-0.6b": {"vocab_size": 151936, "hidden_size": 1024, "intermediate_size": 3072, "num_hidden_layers": 28,
-                   "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 128,
-                   "max_position_embeddings": 40960, "rope_theta": 1000000.0, "eos_token_id": 151645,
-                   "torch_dtype": "bfloat16"},
-    "tiny": {"vocab_size": 4096, "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+    "qwen3-0.6b": QWEN3_0_6B,
+    "tiny": {**QWEN3_0_6B, "vocab_size": 4096, "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
              "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "max_position_embeddings": 512,
              "rope_theta": 10000.0, "eos_token_id": 0, "torch_dtype": "float32"},
 }
-COMMON = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_act": "silu", "rms_norm_eps": 1e-6,
-          "attention_bias": False, "tie_word_embeddings": True}
 
 
 def write_random_checkpoint(out: Path, shape: str, seed: int = 0) -> Path:
-    config = {**COMMON, **SHAPES[shape]}
+    config = SHAPES[shape]
     torch.manual_seed(seed)
     # born in the checkpoint's dtype: half the memory of float32 then a cast
     model = new_model(Qwen3Config.from_dict(config), DTYPES[config["torch_dtype"]])

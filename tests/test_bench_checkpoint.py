@@ -24,6 +24,6 @@ def test_a_random_checkpoint_loads_and_generates(tmp_path):
 
 
 def test_the_qwen3_shape_has_qwen3_0_6b_kv_size():
-    config = Qwen3Config.from_dict({**random_checkpoint.COMMON, **random_checkpoint.SHAPES["qwen3-0.6b"]})
+    config = Qwen3Config.from_dict(random_checkpoint.SHAPES["qwen3-0.6b"])
     # 28 layers × 8 KV heads × 128 dims × K and V × 2 bytes = 114 688 bytes per token (Qwen3-0.6B in bfloat16)
     assert kv_bytes_per_block(config, 1, torch.bfloat16) == 114688

@@ -6,6 +6,13 @@ from pathlib import Path
 SUPPORTED_ARCHITECTURES = ("Qwen3ForCausalLM", "Qwen2ForCausalLM")
 # Weight and KV pool dtypes the model runner takes, as config.json's "torch_dtype" names them.
 DTYPE_NAMES = ("float32", "bfloat16", "float16")
+# Qwen3-0.6B's config.json, the keys the model reads: the real model lessons, exercises and the GPU
+# benchmark size things by when no checkpoint is at hand.
+QWEN3_0_6B = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "vocab_size": 151936, "hidden_size": 1024,
+              "intermediate_size": 3072, "num_hidden_layers": 28, "num_attention_heads": 16, "num_key_value_heads": 8,
+              "head_dim": 128, "hidden_act": "silu", "max_position_embeddings": 40960, "rms_norm_eps": 1e-6,
+              "rope_theta": 1000000.0, "attention_bias": False, "tie_word_embeddings": True, "eos_token_id": 151645,
+              "torch_dtype": "bfloat16"}
 
 
 def head_dim_of(config) -> int:

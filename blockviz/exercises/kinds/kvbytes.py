@@ -13,23 +13,20 @@ from random import Random
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
 from blockviz.exercises.tables import table
-from blockviz.models.config import DTYPE_NAMES, Qwen3Config, head_dim_of
+from blockviz.models.config import DTYPE_NAMES, QWEN3_0_6B, Qwen3Config, head_dim_of
 
 MODELS = ("default", "qwen3-0.6b")
 ASKS = ("block_bytes", "token_bytes", "block_mib", "blocks_fit")
 MEMORIES = ("64M", "256M", "512M", "1G", "2G", "4G", "8G")
 MIB = 2**20
 
-# Qwen3-0.6B's attention shape (its config.json), as lessons 06 and 09 build it.
-QWEN3_0_6B = Qwen3Config(vocab_size=151936, hidden_size=1024, intermediate_size=3072, num_hidden_layers=28,
-                         num_attention_heads=16, num_key_value_heads=8, head_dim=128, torch_dtype="bfloat16")
 
 
 def model_config(name: str) -> Qwen3Config:
     if name == "default":
         from blockviz.models import DEFAULT_MODEL_DIR
         return Qwen3Config.from_pretrained(DEFAULT_MODEL_DIR)
-    return QWEN3_0_6B
+    return Qwen3Config.from_dict(QWEN3_0_6B)
 
 
 def block_bytes(cfg: Qwen3Config, block_size: int, dtype: str) -> int:
