@@ -19,8 +19,6 @@ from blockviz.scenarios import load_scenario
 SEED_004_SLOTS = {"block_size": 4, "block_table": [5, 2, 7], "num_tokens": 10, "positions": [3, 4, 5, 6]}
 
 
-
-
 def preset(name: str) -> tuple[dict, list]:
     """A preset scenario (blockviz/scenarios, `blockviz simulate --list`) as exercise params: its pool, and
     its requests as setup ops, each added once as many steps have run as its at_step says."""
