@@ -6,7 +6,7 @@ keys paged_decode_attention's mask hides (max_blocks × B − context_len).
 
 The setup runs on the Simulator, then one more step; engine.next_batch captures the sequences the
 scheduler hands to compute and runs ModelRunner.prepare_prefill / prepare_decode on them
-(lesson_tools.prepare_inputs). The answers are read from what those built.
+(engine/model_inputs.prepare_inputs). The answers are read from what those built.
 """
 from itertools import accumulate
 from random import Random
