@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable
 
 from IPython.display import HTML, Markdown, display
 
-from blockviz.engine.model_inputs import model_inputs, prepare_inputs  # noqa: F401  lessons import model_inputs here
+from blockviz.model_inputs import model_inputs, prepare_inputs  # noqa: F401  lessons import model_inputs here
 from blockviz.i18n import LANGS, t as tr
 from blockviz.trace.events import BlockReleased, Event
 from blockviz.trace.snapshot import Snapshot, SeqView

@@ -1,4 +1,130 @@
-from blockviz.engine.llm_engine import LLMEngine
+"""nano-vllm's LLMEngine as a Session: the same Scheduler, a ModelRunner computing real tokens,
+and the recording every view and lesson uses (so a Simulator and an LLM are interchangeable)."""
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+import torch
+from tokenizers import Tokenizer
+
+from blockviz.config import Config
+from blockviz.engine.model_runner import ModelRunner
+from blockviz.engine.sequence import Sequence
+from blockviz.models import DEFAULT_MODEL_DIR
+from blockviz.models.config import Qwen3Config
+from blockviz.sampling_params import SamplingParams
+from blockviz.limits import check_can_ever_run
+from blockviz.session import Session
+from blockviz.trace.events import KVWritten
+
+
+class TokenizerFile:
+    """tokenizer.json through the `tokenizers` library, with the encode/decode the views use."""
+
+    def __init__(self, path: Path):
+        if not path.is_file():
+            raise FileNotFoundError(f"no tokenizer.json in model folder {path.parent}")
+        try:
+            self.tokenizer = Tokenizer.from_file(str(path))
+        except Exception as e:  # the library raises a bare Exception for a malformed file
+            raise ValueError(f"{path} is not a valid tokenizer file: {e}") from None
+
+    def encode(self, text: str) -> list[int]:
+        return self.tokenizer.encode(text, add_special_tokens=False).ids
+
+    def decode(self, token_ids: list[int]) -> str:
+        return self.tokenizer.decode(list(token_ids), skip_special_tokens=False)
+
+
+class LLMEngine(Session):
+    """LLMEngine(model=None, **config): model=None runs the embedded default model.
+
+    Extra keyword arguments: device ("cpu"/"cuda", default cuda when available),
+    dtype ("float32"/"bfloat16"/"float16"; default float32 on CPU, the checkpoint's on CUDA),
+    kv_cache_memory (bytes for the pool on CPU when num_kvcache_blocks is -1), seed (sampling),
+    kv_layer / kv_head (whose K and V values the KV view keeps per step; None keeps none),
+    record (build frames for the views; default True).
+    """
+
+    def __init__(self, model: str | Path | None = None, device: str | None = None, dtype: str | None = None,
+                 kv_cache_memory: int | None = None, seed: int = 0, kv_layer: int | None = 0,
+                 kv_head: int | None = 0, record: bool = True, **kwargs):
+        names = {f.name for f in fields(Config)}
+        unknown = sorted(set(kwargs) - names)
+        if unknown:
+            raise TypeError(f"unknown option(s) {unknown}; Config takes {sorted(names)}")
+        model_dir = Path(model) if model is not None else DEFAULT_MODEL_DIR
+        if not model_dir.is_dir():
+            raise FileNotFoundError(f"model folder not found: {model_dir}")
+        hf_config = Qwen3Config.from_pretrained(model_dir)
+        tokenizer = TokenizerFile(model_dir / "tokenizer.json")
+        config = Config(str(model_dir), **kwargs)
+        config.hf_config = hf_config
+        config.max_model_len = min(config.max_model_len, hf_config.max_position_embeddings)
+        if config.eos == -1 and hf_config.eos_token_id is not None:
+            config.eos = hf_config.eos_token_id
+        device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        self.model_runner = ModelRunner(config, hf_config, device, kv_cache_memory, seed, dtype)
+        super().__init__(config, record)
+        self.tokenizer = tokenizer
+        self.kv_layer, self.kv_head = kv_layer, kv_head
+        dtype_name = str(self.model_runner.dtype).removeprefix("torch.")
+        self.meta.update(model=model_dir.name, device=str(device), dtype=dtype_name,
+                         block_bytes=self.model_runner.block_bytes)
+
+    @property
+    def pool_summary(self) -> str:
+        """How big the KV pool is, and why: shown by the lessons and the demo."""
+        blocks, size, per_block = self.config.num_kvcache_blocks, self.config.kvcache_block_size, \
+            self.model_runner.block_bytes
+        return (f"KV pool: {blocks} blocks × {size} tokens, {per_block:,} bytes per block "
+                f"({per_block // size:,} per token), {blocks * per_block / 2**20:.1f} MiB of {self.meta['dtype']} "
+                f"on {self.meta['device']}")
+
+    def check_request(self, seq: Sequence):
+        longest = seq.num_prompt_tokens + seq.max_tokens
+        if seq.num_prompt_tokens > self.config.max_model_len:
+            raise ValueError(f"the prompt has {seq.num_prompt_tokens} tokens, more than "
+                             f"max_model_len={self.config.max_model_len}")
+        if longest > self.config.max_model_len:
+            raise ValueError(f"prompt ({seq.num_prompt_tokens}) + max_tokens ({seq.max_tokens}) = {longest} "
+                             f"exceeds max_model_len={self.config.max_model_len}")
+
+    def add_request(self, prompt: str | list[int], sampling_params: SamplingParams,
+                    label: str | None = None) -> Sequence:
+        token_ids = self.tokenizer.encode(prompt) if isinstance(prompt, str) else list(prompt)
+        seq = Sequence(token_ids, sampling_params, block_size=self.config.kvcache_block_size)
+        return self.add_sequence(seq, label)
+
+    def compute(self, seqs: list[Sequence], is_prefill: bool) -> list[int]:
+        runner = self.model_runner
+        token_ids = runner.run(seqs, is_prefill)
+        if self.record:
+            slots = [s for s in runner.last_slot_mapping if s >= 0]
+            payload = {}
+            if self.kv_layer is not None and self.kv_head is not None:
+                # Only this step's writes, so memory grows with tokens, not with steps x pool size.
+                written = runner.kv_cache[:, self.kv_layer].flatten(1, 2)[:, slots, self.kv_head]  # [2, n, head_dim]
+                k, v = written.float().cpu().numpy().astype(np.float16)
+                payload["kv"] = {"layer": self.kv_layer, "head": self.kv_head, "slots": slots, "k": k, "v": v}
+            self.emit_live(KVWritten(tuple(slots), self.config.hf_config.num_hidden_layers), **payload)
+        return token_ids
+
+    def generate(self, prompts: list[str] | list[list[int]], sampling_params: SamplingParams | list[SamplingParams],
+                 use_tqdm: bool = False) -> list[dict]:
+        """As nano-vllm: outputs in prompt order, each {"text": ..., "token_ids": [...]}."""
+        if not isinstance(sampling_params, list):
+            sampling_params = [sampling_params] * len(prompts)
+        seqs = [Sequence(self.tokenizer.encode(p) if isinstance(p, str) else list(p), sp,
+                         block_size=self.config.kvcache_block_size) for p, sp in zip(prompts, sampling_params)]
+        for seq in seqs:  # check them all first, so a bad prompt leaves nothing half-added
+            self.check_request(seq)
+            check_can_ever_run(seq, self.config.num_kvcache_blocks, self.config.kvcache_block_size)
+        for seq in seqs:
+            self.add_sequence(seq)
+        self.run()
+        return [{"text": self.tokenizer.decode(seq.completion_token_ids), "token_ids": seq.completion_token_ids}
+                for seq in seqs]
 
 
 class LLM(LLMEngine):

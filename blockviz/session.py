@@ -10,6 +10,7 @@ from time import perf_counter
 from blockviz.config import Config
 from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence
+from blockviz.limits import check_can_ever_run
 from blockviz.trace.events import Event, StepTimed
 from blockviz.trace.recorder import Frame
 from blockviz.trace.replay import Arrival, LazyFrames, StepRecord
@@ -39,6 +40,9 @@ class Session(Timeline):
     def __init__(self, config: Config, record: bool = True):
         self.config = config
         self.record = record
+        if config.num_kvcache_blocks < 1:
+            raise ValueError("the engine needs Config.num_kvcache_blocks >= 1 "
+                             f"(got {config.num_kvcache_blocks}; -1 is only resolved by a model runner)")
         self.scheduler = Scheduler(config)
         self.seqs: dict[int, Sequence] = {}
         self.labels: dict[int, str] = {}
@@ -54,7 +58,8 @@ class Session(Timeline):
 
     def add_sequence(self, seq: Sequence, label: str | None = None) -> Sequence:
         self.check_request(seq)
-        self.scheduler.add(seq)  # raises ValueError, leaving everything unchanged, if it can never run
+        check_can_ever_run(seq, self.config.num_kvcache_blocks, self.config.kvcache_block_size)
+        self.scheduler.add(seq)
         label = label or request_label(len(self.labels))
         self.seqs[seq.seq_id] = seq
         self.labels[seq.seq_id] = label

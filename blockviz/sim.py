@@ -3,7 +3,7 @@ from typing import Callable, Sequence as Seq
 
 from blockviz.char_tokenizer import CharTokenizer
 from blockviz.config import Config
-from blockviz.engine.scheduler import blocks_needed, longest_context
+from blockviz.limits import blocks_needed, longest_context
 from blockviz.engine.sequence import Sequence
 from blockviz.sampling_params import SamplingParams
 from blockviz.session import Session

@@ -128,7 +128,7 @@ class DemoSettings:
         """Check every option against the model and the machine; return the numbers the demo will use."""
         self.check_options()
         import torch
-        from blockviz.engine.llm_engine import TokenizerFile
+        from blockviz.llm import TokenizerFile
         from blockviz.engine.model_runner import kv_bytes_per_block, model_dtype
         from blockviz.models.config import Qwen3Config
 

@@ -1,5 +1,5 @@
-# nano-vllm's Scheduler at its chunked-prefill HEAD. The one addition is `add`'s check:
-# nano-vllm would assert or stall forever on a request that can never fit.
+# nano-vllm's Scheduler at its chunked-prefill HEAD. Requests that can never fit are refused
+# before they get here (blockviz/limits.py), so `add` is nano-vllm's.
 from collections import deque
 
 from blockviz.config import Config
@@ -10,9 +10,6 @@ from blockviz.engine.block_manager import BlockManager
 class Scheduler:
 
     def __init__(self, config: Config):
-        if config.num_kvcache_blocks < 1:
-            raise ValueError("the scheduler needs Config.num_kvcache_blocks >= 1 "
-                             f"(got {config.num_kvcache_blocks}; -1 is only resolved by a model runner)")
         self.max_num_seqs = config.max_num_seqs
         self.max_num_batched_tokens = config.max_num_batched_tokens
         self.eos = config.eos
@@ -28,7 +25,6 @@ class Scheduler:
         return not self.waiting and not self.running
 
     def add(self, seq: Sequence):
-        check_can_ever_run(seq, len(self.block_manager.blocks), self.block_size)
         self.waiting.append(seq)
 
     def schedule(self) -> tuple[list[Sequence], bool]:
@@ -101,28 +97,3 @@ class Scheduler:
                 self.block_manager.deallocate(seq)
                 self.running.remove(seq)
 
-
-def blocks_needed(num_tokens: int, block_size: int) -> int:
-    return (num_tokens + block_size - 1) // block_size
-
-
-def longest_context(seq: Sequence) -> int:
-    # The last sampled token is never fed back, so the KV never holds more than this.
-    return seq.num_prompt_tokens + seq.max_tokens - 1
-
-
-def check_can_ever_run(seq: Sequence, num_blocks: int, block_size: int):
-    """Raise ValueError for a request that can never fit: nano-vllm would stall or assert on it."""
-    if seq.block_size != block_size:
-        raise ValueError(f"the sequence uses block_size {seq.block_size} but the engine uses {block_size}; "
-                         f"build it with Sequence(..., block_size={block_size})")
-    prompt_blocks = blocks_needed(seq.num_prompt_tokens, block_size)
-    if prompt_blocks > num_blocks:
-        raise ValueError(f"the prompt needs {prompt_blocks} blocks of {block_size} tokens "
-                         f"but the pool has only {num_blocks}: it could never be admitted")
-    # With ignore_eos nothing can end it early, so it must fit at its longest.
-    longest_blocks = blocks_needed(longest_context(seq), block_size)
-    if seq.ignore_eos and longest_blocks > num_blocks:
-        raise ValueError(f"with ignore_eos the request grows to {longest_blocks} blocks "
-                         f"({seq.num_prompt_tokens} prompt + {seq.max_tokens} max_tokens) "
-                         f"but the pool has only {num_blocks}: it could never finish")

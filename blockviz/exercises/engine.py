@@ -130,7 +130,7 @@ def step_slot_mapping(block_table: list[int], block_size: int, start: int, end: 
 @dataclass
 class StepBatch:
     """The requests one engine step hands to the model, as they are when it computes, and what
-    ModelRunner.prepare_prefill / prepare_decode build from them (engine/model_inputs.prepare_inputs runs
+    ModelRunner.prepare_prefill / prepare_decode build from them (model_inputs.prepare_inputs runs
     the model runner's own methods on them, without a model)."""
     is_prefill: bool
     labels: list[str]          # batch order
@@ -158,7 +158,7 @@ def on_compute(built: Built, callback: Callable[[list[Sequence], bool], None]) -
 
 def next_batch(built: Built) -> tuple[StepBatch, Frame]:
     """Run one more step of `built` and return the batch it computed."""
-    from blockviz.engine.model_inputs import prepare_inputs
+    from blockviz.model_inputs import prepare_inputs
     batches = []
 
     def keep(seqs: list[Sequence], is_prefill: bool) -> None:

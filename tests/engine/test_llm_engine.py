@@ -5,7 +5,7 @@ import random
 import pytest
 import torch
 
-from blockviz.engine.llm_engine import LLMEngine
+from blockviz.llm import LLMEngine
 from blockviz.llm import LLM
 from blockviz.sampling_params import SamplingParams
 from tests.engine.tiny_model import dense_greedy, write_tiny_model

@@ -18,6 +18,8 @@ from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.sampling_params import SamplingParams
+from blockviz.limits import check_can_ever_run
+from blockviz.session import Session
 
 EOS = 0
 VOCAB = 3  # prompt tokens are 1..VOCAB; sampled tokens are 0..VOCAB (0 is EOS)
@@ -279,7 +281,7 @@ class SchedulerMachine(RuleBasedStateMachine):
         if never:
             before = engine_state(self.sched, self.seqs)
             with pytest.raises(ValueError):
-                self.sched.add(seq)
+                add_checked(self.sched, seq)
             assert engine_state(self.sched, self.seqs) == before
             return
         if not fits_at_longest(len(prompt), params.max_tokens, N, B):
@@ -425,9 +427,15 @@ def test_config_rejects_bad_values(field, value):
         Config(**{"num_kvcache_blocks": 8, "kvcache_block_size": 4, field: value})
 
 
-def test_scheduler_needs_a_pool():
+def test_session_needs_a_pool():
     with pytest.raises(ValueError, match="num_kvcache_blocks"):
-        Scheduler(Config())  # -1: only a model runner can size the pool
+        Session(Config())  # -1: only a model runner can size the pool
+
+
+def add_checked(sched: Scheduler, seq: Sequence):
+    """What sessions do: refuse a request that can never run, then nano-vllm's add."""
+    check_can_ever_run(seq, len(sched.block_manager.blocks), sched.block_size)
+    sched.add(seq)
 
 
 def test_prompt_larger_than_pool_is_rejected_and_changes_nothing():
@@ -439,7 +447,7 @@ def test_prompt_larger_than_pool_is_rejected_and_changes_nothing():
     before = engine_state(sched, [kept])
     too_big = Sequence(list(range(1, 14)), SamplingParams(max_tokens=1), block_size=4)  # 13 tokens: 4 blocks > 3
     with pytest.raises(ValueError, match="pool"):
-        sched.add(too_big)
+        add_checked(sched, too_big)
     assert engine_state(sched, [kept]) == before
     assert too_big not in sched.waiting and not too_big.block_table
 
@@ -448,7 +456,7 @@ def test_ignore_eos_request_that_can_never_finish_is_rejected():
     sched = make(num_blocks=2, block_size=4)
     seq = Sequence([1, 2, 3, 4, 5], SamplingParams(max_tokens=5, ignore_eos=True), block_size=4)  # grows to 9 > 8
     with pytest.raises(ValueError):
-        sched.add(seq)
+        add_checked(sched, seq)
     assert not sched.waiting and list(sched.block_manager.free_block_ids) == [0, 1]
 
 
@@ -457,5 +465,5 @@ def test_block_size_mismatch_is_rejected(seq_block_size):
     sched = make(block_size=4)
     seq = Sequence([1, 2, 3], SamplingParams(), block_size=seq_block_size)  # None: the class default (256)
     with pytest.raises(ValueError, match="block_size"):
-        sched.add(seq)
+        add_checked(sched, seq)
     assert not sched.waiting

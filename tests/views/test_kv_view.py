@@ -4,7 +4,7 @@ import json
 import numpy as np
 import pytest
 
-from blockviz.engine.llm_engine import LLMEngine
+from blockviz.llm import LLMEngine
 from blockviz.sampling_params import SamplingParams
 from blockviz.trace.events import KVWritten
 from blockviz.trace.io import load_trace

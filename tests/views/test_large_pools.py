@@ -3,7 +3,7 @@ is in use, not the pool's size."""
 import numpy as np
 import pytest
 
-from blockviz.engine.llm_engine import LLMEngine
+from blockviz.llm import LLMEngine
 from blockviz.sampling_params import SamplingParams
 from blockviz.trace.events import KVWritten
 from blockviz.views.export import export_html

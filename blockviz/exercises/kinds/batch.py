@@ -6,12 +6,12 @@ keys paged_decode_attention's mask hides (max_blocks × B − context_len).
 
 The setup runs on the Simulator, then one more step; engine.next_batch captures the sequences the
 scheduler hands to compute and runs ModelRunner.prepare_prefill / prepare_decode on them
-(engine/model_inputs.prepare_inputs). The answers are read from what those built.
+(model_inputs.prepare_inputs). The answers are read from what those built.
 """
 from itertools import accumulate
 from random import Random
 
-from blockviz.engine.scheduler import blocks_needed
+from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
 from blockviz.exercises.engine import StepBatch, build, check_scenario, next_batch, step_slot_mapping

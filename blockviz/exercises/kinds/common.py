@@ -3,7 +3,7 @@ import string
 from random import Random
 from typing import Callable
 
-from blockviz.engine.scheduler import blocks_needed
+from blockviz.limits import blocks_needed
 from blockviz.exercises.core import tr
 from blockviz.exercises.engine import Built, build, check_scenario, encode
 from blockviz.exercises.tables import show_blocks

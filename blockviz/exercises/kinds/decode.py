@@ -5,7 +5,7 @@ name the requests that got a block (can_append / may_append test len(seq) % B ==
 """
 from random import Random
 
-from blockviz.engine.scheduler import blocks_needed
+from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
 from blockviz.exercises.engine import build, check_scenario

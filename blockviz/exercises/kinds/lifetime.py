@@ -8,7 +8,7 @@ scheduler gives it (num_scheduled_tokens), the blocks the length of its block_ta
 """
 from random import Random
 
-from blockviz.engine.scheduler import blocks_needed
+from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
 from blockviz.exercises.engine import build, encode, on_compute

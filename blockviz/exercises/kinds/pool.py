@@ -6,7 +6,7 @@ allocation from a real step that admits R (its first BlockAllocated event).
 """
 from random import Random
 
-from blockviz.engine.scheduler import blocks_needed
+from blockviz.limits import blocks_needed
 from blockviz.engine.sequence import Sequence
 from blockviz.exercises import answers
 from blockviz.exercises.answers import AnswerError

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from random import Random
 
 from blockviz.engine.block_manager import BlockManager
-from blockviz.engine.scheduler import blocks_needed
+from blockviz.limits import blocks_needed
 from blockviz.engine.sequence import Sequence
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr

@@ -6,7 +6,7 @@ computed (seq.num_cached_tokens); a block reserved for a later prefill chunk cou
 from random import Random
 
 from blockviz.engine.block_manager import BlockManager
-from blockviz.engine.scheduler import blocks_needed
+from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
 from blockviz.exercises.engine import Built, build, check_scenario
