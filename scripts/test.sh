@@ -7,4 +7,6 @@ if [ -f tests/browser/install_chromium.sh ]; then
     bash tests/browser/install_chromium.sh
 fi
 bash scripts/setup.sh
+# the real vLLM that tests/vllm watch (its own environment, 3.4 GB, about 4 minutes the first time)
+bash scripts/vllm_env.sh
 exec .venv/bin/python -m pytest "${@}"
