@@ -7,6 +7,7 @@ import numpy as np
 import torch
 from tokenizers import Tokenizer
 
+from blockviz import checks
 from blockviz.config import Config
 from blockviz.engine.model_runner import ModelRunner
 from blockviz.engine.sequence import Sequence
@@ -36,6 +37,17 @@ class TokenizerFile:
         return self.tokenizer.decode(list(token_ids), skip_special_tokens=False)
 
 
+def check_engine_options(hf_config: Qwen3Config, seed, kv_layer, kv_head, kv_cache_memory, record):
+    checks.whole("seed", seed, 0)
+    checks.flag("record", record)
+    if kv_cache_memory is not None:
+        checks.whole("kv_cache_memory", kv_cache_memory, 1)
+    if kv_layer is not None:  # the KV view's layer and head: checked here, not at the first step
+        checks.whole("kv_layer", kv_layer, 0, hf_config.num_hidden_layers - 1)
+    if kv_head is not None:
+        checks.whole("kv_head", kv_head, 0, hf_config.num_key_value_heads - 1)
+
+
 class LLMEngine(Session):
     """LLMEngine(model=None, **config): model=None runs the embedded default model.
 
@@ -59,6 +71,7 @@ class LLMEngine(Session):
         hf_config = Qwen3Config.from_pretrained(model_dir)
         tokenizer = TokenizerFile(model_dir / "tokenizer.json")
         config = Config(str(model_dir), **kwargs)
+        check_engine_options(hf_config, seed, kv_layer, kv_head, kv_cache_memory, record)
         config.hf_config = hf_config
         config.max_model_len = min(config.max_model_len, hf_config.max_position_embeddings)
         if config.eos == -1 and hf_config.eos_token_id is not None:
@@ -82,19 +95,22 @@ class LLMEngine(Session):
                 f"on {self.meta['device']}")
 
     def check_request(self, seq: Sequence):
-        longest = seq.num_prompt_tokens + seq.max_tokens
-        if seq.num_prompt_tokens > self.config.max_model_len:
-            raise ValueError(f"the prompt has {seq.num_prompt_tokens} tokens, more than "
-                             f"max_model_len={self.config.max_model_len}")
-        if longest > self.config.max_model_len:
-            raise ValueError(f"prompt ({seq.num_prompt_tokens}) + max_tokens ({seq.max_tokens}) = {longest} "
-                             f"exceeds max_model_len={self.config.max_model_len}")
+        checks.token_ids("prompt", seq.token_ids, self.config.hf_config.vocab_size)
+        checks.request_length(seq.num_prompt_tokens, seq.max_tokens, self.config.max_model_len)
+
+    def new_sequence(self, prompt: str | list[int], sampling_params: SamplingParams) -> Sequence:
+        """A Sequence for this engine, its token ids checked against the vocabulary first."""
+        if not isinstance(sampling_params, SamplingParams):
+            raise ValueError(f"sampling_params must be a SamplingParams, got {sampling_params!r}")
+        if isinstance(prompt, str):
+            token_ids = self.tokenizer.encode(prompt)
+        else:
+            token_ids = checks.token_ids("prompt", prompt, self.config.hf_config.vocab_size)
+        return Sequence(token_ids, sampling_params, block_size=self.config.kvcache_block_size)
 
     def add_request(self, prompt: str | list[int], sampling_params: SamplingParams,
                     label: str | None = None) -> Sequence:
-        token_ids = self.tokenizer.encode(prompt) if isinstance(prompt, str) else list(prompt)
-        seq = Sequence(token_ids, sampling_params, block_size=self.config.kvcache_block_size)
-        return self.add_sequence(seq, label)
+        return self.add_sequence(self.new_sequence(prompt, sampling_params), label)
 
     def compute(self, seqs: list[Sequence], is_prefill: bool) -> list[int]:
         runner = self.model_runner
@@ -113,10 +129,13 @@ class LLMEngine(Session):
     def generate(self, prompts: list[str] | list[list[int]], sampling_params: SamplingParams | list[SamplingParams],
                  use_tqdm: bool = False) -> list[dict]:
         """As nano-vllm: outputs in prompt order, each {"text": ..., "token_ids": [...]}."""
+        if isinstance(prompts, str) or not isinstance(prompts, (list, tuple)):
+            raise ValueError(f"generate takes a list of prompts (texts or token id lists), got {prompts!r:.80}")
         if not isinstance(sampling_params, list):
             sampling_params = [sampling_params] * len(prompts)
-        seqs = [Sequence(self.tokenizer.encode(p) if isinstance(p, str) else list(p), sp,
-                         block_size=self.config.kvcache_block_size) for p, sp in zip(prompts, sampling_params)]
+        if len(sampling_params) != len(prompts):
+            raise ValueError(f"{len(prompts)} prompts but {len(sampling_params)} sampling params")
+        seqs = [self.new_sequence(p, sp) for p, sp in zip(prompts, sampling_params)]
         for seq in seqs:  # check them all first, so a bad prompt leaves nothing half-added
             self.check_request(seq)
             check_can_ever_run(seq, self.config.num_kvcache_blocks, self.config.kvcache_block_size)

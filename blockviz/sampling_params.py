@@ -1,16 +1,19 @@
 from dataclasses import dataclass
 
+from blockviz import checks
+
+MAX_TEMPERATURE = 100.0
+
 
 @dataclass
 class SamplingParams:
-    # Difference from nano-vllm: temperature 0 means greedy instead of being rejected,
-    # so lessons can show one reproducible continuation.
+    # Differences from nano-vllm: temperature 0 means greedy instead of being rejected, so lessons
+    # can show one reproducible continuation; every field is checked (types included) here.
     temperature: float = 1.0
     max_tokens: int = 64
     ignore_eos: bool = False
 
     def __post_init__(self):
-        if self.temperature < 0:
-            raise ValueError(f"temperature must be >= 0, got {self.temperature}")
-        if self.max_tokens < 1:
-            raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
+        self.temperature = checks.real("temperature", self.temperature, 0, MAX_TEMPERATURE)
+        self.max_tokens = checks.whole("max_tokens", self.max_tokens, 1)
+        self.ignore_eos = checks.flag("ignore_eos", self.ignore_eos)

@@ -7,14 +7,15 @@ view first asks for them (blockviz/trace/replay.py).
 """
 from time import perf_counter
 
+from blockviz import checks
 from blockviz.config import Config
 from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence
 from blockviz.limits import check_can_ever_run
 from blockviz.trace.events import Event, StepTimed
-from blockviz.trace.recorder import Frame
-from blockviz.trace.replay import Arrival, LazyFrames, StepRecord
-from blockviz.trace.snapshot import Snapshot, take_snapshot
+from blockviz.trace.frame import Frame
+from blockviz.trace.replay import Arrival, LazyFrames, StepRecord, picture_of
+from blockviz.trace.snapshot import Snapshot
 from blockviz.trace.timeline import Timeline
 from blockviz.sampling_params import SamplingParams
 
@@ -36,19 +37,26 @@ def config_meta(config: Config) -> dict:
 
 
 class Session(Timeline):
+    """record: keep every step for the views (default). history: keep only the newest N steps
+    (live streams, the demo); a view or seek before the window says so."""
 
-    def __init__(self, config: Config, record: bool = True):
+    def __init__(self, config: Config, record: bool = True, history: int | None = None):
+        if history is not None and (isinstance(history, bool) or not isinstance(history, int) or history < 1):
+            raise ValueError(f"history must be a number of steps >= 1 (or None to keep every step), got {history!r}")
         self.config = config
         self.record = record
+        self.history = history
         if config.num_kvcache_blocks < 1:
             raise ValueError("the engine needs Config.num_kvcache_blocks >= 1 "
                              f"(got {config.num_kvcache_blocks}; -1 is only resolved by a model runner)")
         self.scheduler = Scheduler(config)
         self.seqs: dict[int, Sequence] = {}
         self.labels: dict[int, str] = {}
+        self.num_added = 0
         self.num_steps = 0
         self.free_order: list[int] | None = None
-        self.step_records: list[StepRecord] = []
+        self.step_records: list[StepRecord] = []  # inputs of steps records_dropped + 1, ... not replayed yet
+        self.records_dropped = 0                   # inputs already replayed and let go (bounded history)
         self.pending_arrivals: list[Arrival] = []
         self.live_events: list[Event] = []   # model-side events of the step being computed
         self.live_payload: dict = {}
@@ -57,10 +65,13 @@ class Session(Timeline):
     # --- requests ---------------------------------------------------------------------
 
     def add_sequence(self, seq: Sequence, label: str | None = None) -> Sequence:
+        checks.sequence(seq)
+        checks.label(label)
         self.check_request(seq)
         check_can_ever_run(seq, self.config.num_kvcache_blocks, self.config.kvcache_block_size)
         self.scheduler.add(seq)
-        label = label or request_label(len(self.labels))
+        label = label or request_label(self.num_added)
+        self.num_added += 1
         self.seqs[seq.seq_id] = seq
         self.labels[seq.seq_id] = label
         if self.record:
@@ -121,6 +132,27 @@ class Session(Timeline):
             self.step_records.append(StepRecord(self.pending_arrivals, token_ids, self.live_events,
                                                 self.live_payload))
             self.pending_arrivals, self.live_events, self.live_payload = [], [], {}
+            if self.history is not None and self.num_steps - self.first_step >= self.history + max(1, self.history // 4):
+                self.forget(self.num_steps - self.history)
+
+    @property
+    def first_step(self) -> int:
+        return self.frames.first_step if self.record else self.num_steps
+
+    def forget(self, step: int):
+        """Let go of every step before `step`: build the pictures up to it (they are recorded as
+        changes, so this costs what those steps changed), then drop what no later step reads."""
+        history = self.frames.build(step)
+        history.forget_before(step)
+        self.frames.cache.clear()
+        replayed = history.num_steps - 1  # inputs of steps up to here are in the history now
+        del self.step_records[:replayed - self.records_dropped]
+        self.records_dropped = replayed
+        for seq_id in [i for i in self.seqs if i not in history.seqs and self.seqs[i].is_finished]:
+            del self.seqs[seq_id]
+            del self.labels[seq_id]
+        if self.cursor < step:
+            self.cursor = step
 
     def step(self) -> Frame | None:
         """Run one engine step. Returns its frame (None when not recording)."""
@@ -156,5 +188,5 @@ class Session(Timeline):
 
     def snapshot(self, step: int | None = None) -> Snapshot:
         if not self.record:
-            return take_snapshot(self.scheduler, self.seqs, self.labels, self.num_steps)
+            return picture_of(self.scheduler, self.seqs, self.labels, self.num_steps)
         return super().snapshot(step)

@@ -2,6 +2,8 @@ import json
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 
+from blockviz import checks
+
 # Architectures this package can run, as named in config.json's "architectures".
 SUPPORTED_ARCHITECTURES = ("Qwen3ForCausalLM", "Qwen2ForCausalLM")
 # Weight and KV pool dtypes the model runner takes, as config.json's "torch_dtype" names them.
@@ -64,15 +66,45 @@ class Qwen3Config:
         if missing:
             raise ValueError(f"config is missing required keys: {', '.join(missing)}")
         if "architectures" in kwargs:
-            kwargs["architectures"] = tuple(kwargs["architectures"] or ())
+            names = kwargs["architectures"] or ()
+            kwargs["architectures"] = tuple(names) if isinstance(names, list) else (names,)
         if isinstance(kwargs.get("eos_token_id"), list):  # some checkpoints list several; keep the first
-            kwargs["eos_token_id"] = kwargs["eos_token_id"][0]
+            kwargs["eos_token_id"] = kwargs["eos_token_id"][0] if kwargs["eos_token_id"] else None
+        if kwargs.get("torch_dtype") is None:  # written as null by some exports: the default
+            kwargs.pop("torch_dtype", None)
         config = cls(**kwargs)
         unsupported = [a for a in config.architectures if a not in SUPPORTED_ARCHITECTURES]
         if unsupported or not config.architectures:
             raise ValueError(f"unsupported architecture {list(config.architectures)}; "
                              f"blockviz runs {', '.join(SUPPORTED_ARCHITECTURES)}")
         return config
+
+    def __post_init__(self):
+        """Raise ValueError naming a config.json value of the wrong type or range (torch would fail
+        later with a TypeError, or an engine would run with an EOS it can never sample)."""
+        for name in ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
+                     "num_key_value_heads", "max_position_embeddings"):
+            checks.whole(name, getattr(self, name), 1)
+        if self.head_dim is not None:
+            checks.whole("head_dim", self.head_dim, 1)
+        elif self.hidden_size % self.num_attention_heads:
+            raise ValueError(f"hidden_size {self.hidden_size} is not a multiple of num_attention_heads "
+                             f"{self.num_attention_heads} (and there is no head_dim)")
+        if self.num_attention_heads % self.num_key_value_heads:
+            raise ValueError(f"num_attention_heads {self.num_attention_heads} is not a multiple of "
+                             f"num_key_value_heads {self.num_key_value_heads}")
+        checks.real("rms_norm_eps", self.rms_norm_eps, 0, 1, low_open=True)
+        checks.real("rope_theta", self.rope_theta, 0, 1e12, low_open=True)
+        checks.one_of("hidden_act", self.hidden_act, ("silu",))
+        checks.flag("attention_bias", self.attention_bias)
+        checks.flag("tie_word_embeddings", self.tie_word_embeddings)
+        if self.rope_scaling is not None and not isinstance(self.rope_scaling, dict):
+            raise ValueError(f"rope_scaling must be an object or null, got {self.rope_scaling!r}")
+        if self.eos_token_id is not None:
+            checks.whole("eos_token_id", self.eos_token_id, 0, self.vocab_size - 1)
+        checks.one_of("torch_dtype", self.torch_dtype, DTYPE_NAMES)
+        if not all(isinstance(a, str) for a in self.architectures):
+            raise ValueError(f"architectures must be a list of names, got {list(self.architectures)}")
 
     @classmethod
     def from_pretrained(cls, path: str | Path) -> "Qwen3Config":
