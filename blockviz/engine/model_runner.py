@@ -82,11 +82,12 @@ class ModelRunner:
         memory that sizes the pool includes the activations."""
         torch.cuda.empty_cache()
         torch.cuda.reset_peak_memory_stats(self.device)
-        max_model_len = self.config.max_model_len
-        num_seqs = max(1, min(self.config.max_num_batched_tokens // max_model_len, self.config.max_num_seqs))
-        seqs = [Sequence([0] * max_model_len, block_size=self.block_size) for _ in range(num_seqs)]
+        max_num_batched_tokens, max_model_len = self.config.max_num_batched_tokens, self.config.max_model_len
+        seq_len = min(max_num_batched_tokens, max_model_len)
+        num_seqs = min(max_num_batched_tokens // seq_len, self.config.max_num_seqs)
+        seqs = [Sequence([0] * seq_len, block_size=self.block_size) for _ in range(num_seqs)]
         for seq in seqs:
-            seq.num_scheduled_tokens = max_model_len
+            seq.num_scheduled_tokens = seq_len
         self.run(seqs, True)
         torch.cuda.empty_cache()
 
