@@ -12,8 +12,13 @@ import random
 import re
 from random import Random
 
+from blockviz.checks import whole
 from blockviz.exercises.core import LANGS, Exercise, Result
 from blockviz.exercises.kinds import KINDS
+from blockviz.exercises.params import check_params
+
+MAX_SEED = 10**9
+MAX_ID_LENGTH = 20_000
 
 __all__ = ["Exercise", "Result", "make", "kinds", "from_id"]
 
@@ -25,17 +30,21 @@ def kinds() -> list[str]:
 def make(kind: str, seed: int | None = None, lang: str = "en", **params) -> Exercise:
     """An instance of `kind`: from a seed (shareable as "kind-seed"), from explicit params, or both
     (the seed's params with some replaced). With neither, a random seed is drawn."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown exercise kind {kind!r}; choose one of {', '.join(KINDS)}")
+    return instance(kind, seed, lang, params)
+
+
+def instance(kind: str, seed: int | None, lang: str, params: dict) -> Exercise:
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ValueError(f"unknown exercise kind {kind!r:.40}; choose one of {', '.join(KINDS)}")
     if lang not in LANGS:
-        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
+        raise ValueError(f"lang must be one of {LANGS}, got {lang!r:.40}")
     k = KINDS[kind]
+    params = check_params(kind, k.param_names, params)
     if seed is None and not params:
         seed = random.randrange(10000)
     if seed is None:
         return Exercise(k, k.validate(params), None, lang)
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+    whole("seed", seed, 0, MAX_SEED)
     exercise = None
     for attempt in range(8):  # draw again (deterministically) if the answer shows up in the prompt
         rng = Random(f"{kind}-{seed}" + (f"/{attempt}" if attempt else ""))
@@ -58,15 +67,20 @@ def shows_answer(exercise: Exercise) -> bool:
 
 def from_id(exercise_id: str, lang: str = "en") -> Exercise:
     """Rebuild an exercise from its id: "slot_mapping-1234" or "slot_mapping:{json params}"."""
+    if not isinstance(exercise_id, str) or len(exercise_id) > MAX_ID_LENGTH:
+        raise ValueError(f"an exercise id is text of at most {MAX_ID_LENGTH} characters, got {exercise_id!r:.80}")
     exercise_id = exercise_id.strip()
     if ":" in exercise_id:
         kind, _, payload = exercise_id.partition(":")
         try:
             params = json.loads(payload)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"the params after '{kind}:' are not valid JSON: {e}") from e
-        return make(kind, lang=lang, **params)
+        except (json.JSONDecodeError, RecursionError) as e:
+            raise ValueError(f"the params after '{kind:.40}:' are not valid JSON: {e}") from None
+        if not isinstance(params, dict):
+            raise ValueError(f"the params after '{kind:.40}:' must be a JSON object such as "
+                             f'{{"block_size": 4}}, got {payload!r:.80}')
+        return instance(kind, None, lang, params)  # not make(**params): a param named seed or lang stays a param
     kind, sep, seed = exercise_id.rpartition("-")
-    if not sep or not seed.isdigit():
-        raise ValueError(f"an exercise id looks like 'slot_mapping-1234', got {exercise_id!r}")
+    if not sep or not seed.isascii() or not seed.isdigit() or len(seed) > len(str(MAX_SEED)):
+        raise ValueError(f"an exercise id looks like 'slot_mapping-1234', got {exercise_id!r:.80}")
     return make(kind, int(seed), lang=lang)

@@ -3,9 +3,10 @@
 Every reader returns a plain Python value or raises AnswerError, whose `key` names a message in
 blockviz/i18n/exercises.py. Nothing here knows the right answer.
 """
+import math
 import re
 import unicodedata
-from numbers import Integral
+from numbers import Integral, Real
 
 # Full-width forms are folded by NFKC; these are the ones it leaves alone.
 _FOLD = str.maketrans({
@@ -15,6 +16,13 @@ _FOLD = str.maketrans({
 })
 _BRACKETS = str.maketrans({c: " " for c in "[](){}<>"})
 _INT = re.compile(r"[+-]?\d+(?:\.0*)?")
+_THOUSANDS = re.compile(r"(?<=\d)[,_ ](?=\d{3}(?!\d))")
+_UNIT = re.compile(r"\s*(bytes?|b|kib|mib|gib|blocks?|tokens?|slots?|keys?|字节|个块|块|个)\s*$", re.IGNORECASE)
+
+
+MAX_ANSWER = 2000  # characters: every real answer is far shorter
+MAX_ITEMS = 512
+MAX_DIGITS = 18    # a whole number fits in 64 bits; longer digit strings are no answer
 
 
 class AnswerError(ValueError):
@@ -26,24 +34,37 @@ class AnswerError(ValueError):
         self.fmt = fmt
 
 
-def normalize(answer) -> str:
-    """Text of any accepted answer: str, int, bool or a (nested) list of them."""
+def normalize(answer, depth: int = 0) -> str:
+    """Text of any accepted answer: str, int, a whole float (36.0), bool or a (nested) list of them."""
     if answer is None:
         raise AnswerError("ex.answer.empty")
     if isinstance(answer, bool):
         return "yes" if answer else "no"
     if isinstance(answer, Integral):
-        return str(int(answer))
+        return to_text(int(answer))
+    if isinstance(answer, Real):
+        if not math.isfinite(answer) or answer != int(answer):
+            raise AnswerError("ex.answer.not_number", token=str(answer))
+        return to_text(int(answer))
     if isinstance(answer, (list, tuple)):
-        return ", ".join(normalize(item) for item in answer) if answer else "none"
+        if depth > 2 or len(answer) > MAX_ITEMS:
+            raise AnswerError("ex.answer.too_long", limit=MAX_ANSWER)
+        return to_text(", ".join(normalize(item, depth + 1) for item in answer) if answer else "none")
     if not isinstance(answer, str):
         raise AnswerError("ex.answer.type", type=type(answer).__name__)
-    text = unicodedata.normalize("NFKC", answer).translate(_FOLD).strip()
+    text = unicodedata.normalize("NFKC", to_text(answer)).translate(_FOLD).strip()
     if "=" in text:  # "slot_mapping = [23, 8, 9, 10]"
         text = text.rsplit("=", 1)[1].strip()
     text = text.rstrip(".").strip()
     if not text:
         raise AnswerError("ex.answer.empty")
+    return text
+
+
+def to_text(text) -> str:
+    text = str(text)
+    if len(text) > MAX_ANSWER:
+        raise AnswerError("ex.answer.too_long", limit=MAX_ANSWER)
     return text
 
 
@@ -58,9 +79,10 @@ def split_items(text: str) -> list[str]:
 
 
 def to_int(token: str) -> int:
-    if not _INT.fullmatch(token):
-        raise AnswerError("ex.answer.not_number", token=token)
-    return int(float(token))
+    """'36', '-3', '36.0' or any script's digits ('٣٦'): int() reads every Unicode decimal digit."""
+    if not _INT.fullmatch(token) or len(token.split(".")[0].lstrip("+-")) > MAX_DIGITS:
+        raise AnswerError("ex.answer.not_number", token=token[:40])
+    return int(token.split(".")[0])
 
 
 def parse_ints(answer, count: int | None = None) -> list[int]:
@@ -75,14 +97,11 @@ def parse_ints(answer, count: int | None = None) -> list[int]:
 
 
 def parse_int(answer) -> int:
-    values = parse_ints(answer)
+    """One whole number, perhaps followed by a unit word: '36', '36 slots', '３６', 36.0."""
+    values = parse_ints(_UNIT.sub("", normalize(answer)))
     if len(values) != 1:
         raise AnswerError("ex.answer.one_number", got=len(values))
     return values[0]
-
-
-_THOUSANDS = re.compile(r"(?<=\d)[,_ ](?=\d{3}(?!\d))")
-_UNIT = re.compile(r"\s*(bytes?|b|kib|mib|gib|blocks?|tokens?|slots?|keys?|字节|个块|块|个)\s*$", re.IGNORECASE)
 
 
 def parse_amount(answer) -> int:

@@ -69,6 +69,7 @@ class Solved:
 class Kind:
     name = ""
     lesson = 0
+    param_names: tuple[str, ...] = ()  # the params it takes (checked by exercises/params.py first)
 
     def generate(self, rng: Random) -> dict:
         raise NotImplementedError

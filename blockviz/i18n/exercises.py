@@ -11,6 +11,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.answer.type": {
         "en": "An answer must be text, a number or a list, not {type}.",
         "zh": "答案应是文字、数字或列表，而不是 {type}。"},
+    "ex.answer.too_long": {
+        "en": "The answer is longer than {limit} characters; write only what the question asks for.",
+        "zh": "答案超过 {limit} 个字符；只写题目要求的内容即可。"},
     "ex.answer.not_number": {
         "en": "“{token}” is not a whole number. Write numbers separated by commas, e.g. 1, 2, 3.",
         "zh": "“{token}”不是整数。请用逗号分隔整数，例如 1, 2, 3。"},

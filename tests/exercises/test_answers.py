@@ -23,12 +23,19 @@ def test_signed_and_unicode_minus():
 @pytest.mark.parametrize("bad, key", [
     ("", "ex.answer.empty"), ("   ", "ex.answer.empty"), (None, "ex.answer.empty"),
     ("abc", "ex.answer.not_number"), ("1.5", "ex.answer.not_number"), ({1: 2}, "ex.answer.type"),
-    (1.5, "ex.answer.type"),
+    (1.5, "ex.answer.not_number"), (float("nan"), "ex.answer.not_number"), (float("inf"), "ex.answer.not_number"),
+    ("9" * 19, "ex.answer.not_number"), ("1" * 5000, "ex.answer.too_long"), ([[[[1]]]], "ex.answer.too_long"),
+    (list(range(1000)), "ex.answer.too_long"),
 ])
 def test_malformed_numbers(bad, key):
     with pytest.raises(AnswerError) as e:
         answers.parse_ints(bad)
     assert e.value.key == key
+
+
+@pytest.mark.parametrize("text", ["36", "٣٦", "３６", 36.0, "36 slots", "36.0", "slot = 36", " 36 blocks. ", "36个"])
+def test_one_number_in_any_script_float_or_with_a_unit(text):
+    assert answers.parse_int(text) == 36
 
 
 def test_counts():

@@ -16,6 +16,7 @@ from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
 from blockviz.exercises.engine import StepBatch, build, check_scenario, next_batch, step_slot_mapping
 from blockviz.exercises.kinds.common import fresh, sample, setup_story, shuffled_pool
+from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import show_blocks, table
 from blockviz.trace import events as ev
 
@@ -82,6 +83,7 @@ def random_prefill(rng: Random) -> dict:
 
 class PrefillBatch(Kind):
     name = "prefill_batch"
+    param_names = SCENARIO + ("ask",)
     lesson = 7
 
     def generate(self, rng: Random) -> dict:
@@ -181,6 +183,7 @@ def random_decode(rng: Random) -> dict:
 
 class DecodeMask(Kind):
     name = "decode_mask"
+    param_names = SCENARIO + ("label",)
     lesson = 7
 
     def generate(self, rng: Random) -> dict:

@@ -10,6 +10,7 @@ from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
 from blockviz.exercises.engine import build, check_scenario
 from blockviz.exercises.kinds.common import fresh, labels_in, sample, setup_story, shuffled_pool
+from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import requests_table
 from blockviz.trace import events as ev
 
@@ -40,6 +41,7 @@ def next_step(params: dict):
 
 class DecodeBlock(Kind):
     name = "decode_block"
+    param_names = SCENARIO
     lesson = 4
 
     def generate(self, rng: Random) -> dict:

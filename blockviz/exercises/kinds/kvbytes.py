@@ -97,6 +97,7 @@ def wrong_bytes(params: dict) -> list[tuple[str, int]]:
 
 class KVBytes(Kind):
     name = "kv_bytes"
+    param_names = ("model", "dtype", "block_size", "ask", "memory")
     lesson = 6
 
     def generate(self, rng: Random) -> dict:

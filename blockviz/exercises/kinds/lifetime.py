@@ -50,6 +50,7 @@ def watch(params: dict) -> tuple[int, int, int]:
 
 class Lifetime(Kind):
     name = "lifetime"
+    param_names = ("block_size", "prompt", "max_tokens", "ask", "earlier")
     lesson = 6
 
     def generate(self, rng: Random) -> dict:

@@ -13,6 +13,7 @@ from blockviz.exercises.answers import AnswerError
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
 from blockviz.exercises.engine import build, check_scenario, encode
 from blockviz.exercises.kinds.common import check_new_request, fresh, sample, settled, shuffled_pool
+from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import hash_labels, pool_picture, show_blocks
 from blockviz.states import BlockState, classify
 from blockviz.trace import events as ev
@@ -50,6 +51,7 @@ def random_rich(rng: Random) -> dict:
 
 class PoolStates(Kind):
     name = "pool_states"
+    param_names = SCENARIO + ("ask",)
     lesson = 2
 
     def generate(self, rng: Random) -> dict:
@@ -134,6 +136,7 @@ class PoolStates(Kind):
 
 class NextBlock(Kind):
     name = "next_block"
+    param_names = SCENARIO + ("new", "new_max_tokens")
     lesson = 2
 
     def generate(self, rng: Random) -> dict:

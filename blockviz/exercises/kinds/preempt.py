@@ -11,6 +11,7 @@ from blockviz.exercises.answers import AnswerError
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
 from blockviz.exercises.engine import build, check_scenario
 from blockviz.exercises.kinds.common import fresh, sample, setup_story, shuffled_pool
+from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import pool_table, requests_table
 from blockviz.trace import events as ev
 
@@ -65,6 +66,7 @@ def next_step(params: dict):
 
 class Preemption(Kind):
     name = "preemption"
+    param_names = SCENARIO
     lesson = 5
 
     def generate(self, rng: Random) -> dict:

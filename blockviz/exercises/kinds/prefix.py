@@ -16,6 +16,7 @@ from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
 from blockviz.exercises.engine import Built, build, encode
 from blockviz.exercises.kinds.common import check_new_request, fresh, sample, settled, shuffled_pool
+from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import hash_labels, pool_picture, show_blocks
 from blockviz.trace import events as ev
 from blockviz.trace.probe import probe_chain
@@ -169,6 +170,7 @@ def sample_prefix(rng: Random, accept, tight: bool = False) -> dict:
 
 
 class PrefixKind(Kind):
+    param_names = SCENARIO + ("new", "new_max_tokens")
     lesson = 3
 
     def validate(self, params: dict) -> dict:

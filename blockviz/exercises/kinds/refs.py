@@ -9,6 +9,7 @@ from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
 from blockviz.exercises.engine import Built, build, check_scenario, encode
 from blockviz.exercises.kinds.common import fresh, labels_in, ops_story, sample, settled, shuffled_pool
+from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import pool_picture
 from blockviz.trace import events as ev
 
@@ -66,6 +67,7 @@ def choose_ask(params: dict) -> dict | None:
 
 class RefCounts(Kind):
     name = "ref_counts"
+    param_names = SCENARIO + ("then", "ask")
     lesson = 2
 
     def generate(self, rng: Random) -> dict:

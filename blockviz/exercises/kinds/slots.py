@@ -64,6 +64,7 @@ def intro(params: dict, lang: str) -> str:
 
 class Slot(Kind):
     name = "slot"
+    param_names = ("block_size", "block_table", "num_tokens", "position")
     lesson = 1
 
     def generate(self, rng: Random) -> dict:
@@ -115,6 +116,7 @@ class Slot(Kind):
 
 class SlotMapping(Kind):
     name = "slot_mapping"
+    param_names = ("block_size", "block_table", "num_tokens", "positions")
     lesson = 1
 
     def generate(self, rng: Random) -> dict:

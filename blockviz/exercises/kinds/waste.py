@@ -11,6 +11,7 @@ from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
 from blockviz.exercises.engine import Built, build, check_scenario
 from blockviz.exercises.kinds.common import fresh, sample, settled, setup_story
+from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import requests_table
 
 
@@ -50,6 +51,7 @@ def random_waste(rng: Random) -> dict:
 
 class WastedSlots(Kind):
     name = "wasted_slots"
+    param_names = SCENARIO
     lesson = 5
 
     def generate(self, rng: Random) -> dict:
