@@ -14,6 +14,7 @@ from blockviz.engine.sequence import Sequence
 from blockviz.limits import check_can_ever_run
 from blockviz.trace.events import Event, StepTimed
 from blockviz.trace.frame import Frame
+from blockviz.trace.io import TraceWriter, config_record, save_trace
 from blockviz.trace.replay import Arrival, LazyFrames, StepRecord, picture_of
 from blockviz.trace.snapshot import Snapshot
 from blockviz.trace.timeline import Timeline
@@ -30,17 +31,13 @@ def request_label(index: int) -> str:
     return label
 
 
-def config_meta(config: Config) -> dict:
-    return {"block_size": config.kvcache_block_size, "num_blocks": config.num_kvcache_blocks,
-            "max_num_seqs": config.max_num_seqs, "max_num_batched_tokens": config.max_num_batched_tokens,
-            "eos": config.eos}
-
-
 class Session(Timeline):
     """record: keep every step for the views (default). history: keep only the newest N steps
-    (live streams, the demo); a view or seek before the window says so."""
+    (live streams, the demo; trimmed in batches, so up to N + N/4); a view or seek before the
+    window says so. record_to: a file the steps are appended to as they run (trace/io.py)."""
 
-    def __init__(self, config: Config, record: bool = True, history: int | None = None):
+    def __init__(self, config: Config, record: bool = True, history: int | None = None,
+                 record_to: str | None = None):
         if history is not None and (isinstance(history, bool) or not isinstance(history, int) or history < 1):
             raise ValueError(f"history must be a number of steps >= 1 (or None to keep every step), got {history!r}")
         self.config = config
@@ -60,7 +57,11 @@ class Session(Timeline):
         self.pending_arrivals: list[Arrival] = []
         self.live_events: list[Event] = []   # model-side events of the step being computed
         self.live_payload: dict = {}
-        super().__init__(LazyFrames(self) if record else [], config_meta(config))
+        super().__init__(LazyFrames(self) if record else [], config_record(config))
+        if record_to is not None and not record:
+            raise ValueError("record_to needs record=True")
+        self.record_to = record_to
+        self.writer: TraceWriter | None = None  # opened at the first step, once the engine is fully built
 
     # --- requests ---------------------------------------------------------------------
 
@@ -131,6 +132,8 @@ class Session(Timeline):
             self.live_events.append(StepTimed(perf_counter() - start, num_tokens))
             self.step_records.append(StepRecord(self.pending_arrivals, token_ids, self.live_events,
                                                 self.live_payload))
+            if self.record_to is not None:
+                self.trace_writer().step(self.num_steps, self.step_records[-1])
             self.pending_arrivals, self.live_events, self.live_payload = [], [], {}
             if self.history is not None and self.num_steps - self.first_step >= self.history + max(1, self.history // 4):
                 self.forget(self.num_steps - self.history)
@@ -190,3 +193,20 @@ class Session(Timeline):
         if not self.record:
             return picture_of(self.scheduler, self.seqs, self.labels, self.num_steps)
         return super().snapshot(step)
+
+    def save(self, path):
+        """Write the trace so far (trace/io.py); blockviz.trace.io.load_trace reads it back."""
+        save_trace(self, path)
+
+    def trace_writer(self) -> TraceWriter:
+        if self.writer is None:
+            self.writer = TraceWriter(self, self.record_to)
+        return self.writer
+
+    def close(self):
+        """Finish the file given as record_to (requests added after the last step included)."""
+        if self.record_to is not None:
+            writer = self.trace_writer()
+            writer.pending(self.pending_arrivals)
+            writer.close()
+            self.record_to = None

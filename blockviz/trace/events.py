@@ -1,29 +1,28 @@
 """Typed events: one per BlockManager, Scheduler or model operation.
 
-Every event is a frozen dataclass with a `kind` tag, so a trace is a list of plain records
-that round-trips through JSON (`to_dict` / `event_from_dict`).
+Every event is a frozen msgspec Struct with a `kind` name and a small integer tag, so a step's
+events pack into a few bytes each (the recording keeps them packed, see trace/history.py) and
+round-trip through JSON by name (`to_dict` / `event_from_dict`).
 """
-from dataclasses import asdict, dataclass, fields
-from typing import ClassVar
+from typing import ClassVar, Union
+
+import msgspec
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(msgspec.Struct, frozen=True, array_like=True, tag_field="kind"):
     kind: ClassVar[str] = ""
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, **asdict(self)}
+        return {"kind": self.kind, **msgspec.structs.asdict(self)}
 
 
-@dataclass(frozen=True)
-class RequestAdded(Event):
+class RequestAdded(Event, tag=1):
     kind: ClassVar[str] = "add"
     seq_id: int
     num_prompt_tokens: int
 
 
-@dataclass(frozen=True)
-class CacheProbe(Event):
+class CacheProbe(Event, tag=2):
     """can_allocate looked up logical block `index` of a waiting request.
 
     outcome: "hit_used" (shared, costs no free block), "hit_free" (revived, still costs one),
@@ -39,8 +38,7 @@ class CacheProbe(Event):
     block_id: int = -1
 
 
-@dataclass(frozen=True)
-class CanAllocate(Event):
+class CanAllocate(Event, tag=3):
     kind: ClassVar[str] = "can_allocate"
     seq_id: int
     result: int            # cached prefix blocks, or -1
@@ -48,8 +46,7 @@ class CanAllocate(Event):
     num_free_blocks: int
 
 
-@dataclass(frozen=True)
-class BlockAllocated(Event):
+class BlockAllocated(Event, tag=4):
     """_allocate_block popped the head of the free queue."""
     kind: ClassVar[str] = "allocate"
     seq_id: int
@@ -58,8 +55,7 @@ class BlockAllocated(Event):
     dropped_hash: int = -1   # stale content dropped without touching the map (seed 000, question 2)
 
 
-@dataclass(frozen=True)
-class BlockRevived(Event):
+class BlockRevived(Event, tag=5):
     """A cache hit on a free block: it leaves the free queue with its content intact."""
     kind: ClassVar[str] = "revive"
     seq_id: int
@@ -67,8 +63,7 @@ class BlockRevived(Event):
     hash: int
 
 
-@dataclass(frozen=True)
-class BlockShared(Event):
+class BlockShared(Event, tag=6):
     """A cache hit on a used block: one more block table holds it."""
     kind: ClassVar[str] = "share"
     seq_id: int
@@ -77,8 +72,7 @@ class BlockShared(Event):
     ref_count: int
 
 
-@dataclass(frozen=True)
-class HashRegistered(Event):
+class HashRegistered(Event, tag=7):
     """hash_blocks registered a block the step just filled."""
     kind: ClassVar[str] = "hash"
     seq_id: int
@@ -89,8 +83,7 @@ class HashRegistered(Event):
     replaced_block_id: int = -1  # the block the map pointed to before (#219: later registration wins)
 
 
-@dataclass(frozen=True)
-class BlockReleased(Event):
+class BlockReleased(Event, tag=8):
     """deallocate dropped one reference; at ref_count 0 the block joins the free queue's tail."""
     kind: ClassVar[str] = "release"
     seq_id: int
@@ -98,30 +91,27 @@ class BlockReleased(Event):
     ref_count: int
 
 
-@dataclass(frozen=True)
-class BlockAppended(Event):
+class BlockAppended(Event, tag=9):
     """may_append gave a decoding request a new block (len % block_size == 1)."""
     kind: ClassVar[str] = "append_block"
     seq_id: int
     block_id: int
 
 
-@dataclass(frozen=True)
-class Scheduled(Event):
+class Scheduled(Event, tag=10):
     kind: ClassVar[str] = "schedule"
     is_prefill: bool
     seq_ids: tuple[int, ...]
     num_tokens: tuple[int, ...]  # tokens computed this step, per request
+    starts: tuple[int, ...]      # position of each request's first computed token (its cached tokens)
 
 
-@dataclass(frozen=True)
-class Preempted(Event):
+class Preempted(Event, tag=11):
     kind: ClassVar[str] = "preempt"
     seq_id: int
 
 
-@dataclass(frozen=True)
-class TokenSampled(Event):
+class TokenSampled(Event, tag=12):
     """kept=False: the sampled token of an unfinished prefill chunk, thrown away."""
     kind: ClassVar[str] = "token"
     seq_id: int
@@ -130,23 +120,20 @@ class TokenSampled(Event):
     text: str = ""
 
 
-@dataclass(frozen=True)
-class Finished(Event):
+class Finished(Event, tag=13):
     kind: ClassVar[str] = "finish"
     seq_id: int
     reason: str  # "eos" or "length"
 
 
-@dataclass(frozen=True)
-class KVWritten(Event):
+class KVWritten(Event, tag=14):
     """The model stored K/V for these slots (all layers write the same slots)."""
     kind: ClassVar[str] = "kv_write"
     slots: tuple[int, ...]
     num_layers: int
 
 
-@dataclass(frozen=True)
-class StepTimed(Event):
+class StepTimed(Event, tag=15):
     kind: ClassVar[str] = "step_time"
     seconds: float
     num_tokens: int
@@ -159,17 +146,32 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+EventUnion = Union[tuple(EVENT_TYPES.values())]
+pack_events = msgspec.msgpack.Encoder().encode
+_unpack = msgspec.msgpack.Decoder(list[EventUnion])
+
+
+def unpack_events(data: bytes) -> tuple[Event, ...]:
+    return tuple(_unpack.decode(data))
+
+
 def event_from_dict(data: dict) -> Event:
+    """An event from its JSON form ({"kind": name, field: value, ...}); ValueError names what is wrong."""
+    if not isinstance(data, dict):
+        raise ValueError(f"an event must be an object, got {type(data).__name__}")
     kind = data.get("kind")
-    cls = EVENT_TYPES.get(kind)
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise ValueError(f"unknown event kind {kind!r}")
-    names = {f.name for f in fields(cls)}
-    missing = names - data.keys()
-    if missing:
-        raise ValueError(f"event {kind!r} lacks field(s) {sorted(missing)}")
-    values = {name: data[name] for name in names}
-    for f in fields(cls):
-        if str(f.type).startswith("tuple"):
-            values[f.name] = tuple(values[f.name])
-    return cls(**values)
+    values = [cls.__struct_config__.tag]
+    for f in msgspec.structs.fields(cls):
+        if f.name in data:
+            values.append(data[f.name])
+        elif f.default is not msgspec.NODEFAULT:
+            values.append(f.default)
+        else:
+            raise ValueError(f"event {kind!r} lacks field {f.name!r}")
+    try:
+        return msgspec.convert(values, cls)  # strict: a bool is not an int, a float not a token id
+    except msgspec.ValidationError as e:
+        raise ValueError(f"event {kind!r}: {e}") from None

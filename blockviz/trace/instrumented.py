@@ -115,7 +115,7 @@ class RecordingScheduler(Scheduler):
     def schedule(self) -> tuple[list[Sequence], bool]:
         seqs, is_prefill = super().schedule()
         self.emit(ev.Scheduled(is_prefill, tuple(s.seq_id for s in seqs),
-                               tuple(s.num_scheduled_tokens for s in seqs)))
+                               tuple(s.num_scheduled_tokens for s in seqs), tuple(s.num_cached_tokens for s in seqs)))
         return seqs, is_prefill
 
     def preempt(self, seq: Sequence):

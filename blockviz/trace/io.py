@@ -1,63 +1,79 @@
-"""Traces as versioned JSON (never pickle): save a timeline, load it back for replay."""
+"""Traces on disk (never pickle), read back lazily and checked as they are read.
+
+Format 2 is JSON Lines: a header line (the engine's config, the free queue it started from, the
+tokenizer), then one line per step with what the live run decided (the requests that arrived
+before it, the token each scheduled request sampled) and what only the live run knew (model
+events, K/V values). The engine is deterministic, so replaying those inputs rebuilds every
+event and picture exactly; a session that records to a file (`record_to=`) appends each step's
+line as it runs, so a crash loses at most the step being written. A loaded trace keeps the raw
+lines and replays them only as far as a view reads (trace/replay.py), so loading costs one pass
+of validation, not a replay.
+
+Format 1 (one JSON document with a full picture per step) still loads.
+"""
 import json
 from pathlib import Path
+from typing import IO, Any
 
+import msgspec
 import numpy as np
 
 from blockviz.char_tokenizer import CharTokenizer
-from blockviz.trace.events import event_from_dict
-from blockviz.trace.recorder import Frame
-from blockviz.trace.snapshot import BlockView, SeqView, Snapshot
+from blockviz.checks import MAX_SIM_BLOCKS, MAX_TOKEN_ID
+from blockviz.sampling_params import SamplingParams
+from blockviz.trace.events import KVWritten, StepTimed, event_from_dict
+from blockviz.trace.replay import Arrival, LazyFrames, StepRecord
 from blockviz.trace.timeline import Timeline
 
 FORMAT = "blockviz-trace"
-VERSION = 1
+VERSION = 2
 
 
 class TraceError(ValueError):
     """A file that is not a readable blockviz trace."""
 
 
-def snapshot_to_dict(s: Snapshot) -> dict:
-    return {
-        "step": s.step, "block_size": s.block_size,
-        "blocks": [[b.ref_count, b.hash, list(b.token_ids)] for b in s.blocks],
-        "free": list(s.free_block_ids), "used": sorted(s.used_block_ids),
-        "map": [[h, block_id] for h, block_id in s.hash_to_block_id.items()],
-        "seqs": [{"seq_id": q.seq_id, "label": q.label, "token_ids": list(q.token_ids),
-                  "num_prompt_tokens": q.num_prompt_tokens, "num_cached_tokens": q.num_cached_tokens,
-                  "block_table": list(q.block_table), "status": q.status, "max_tokens": q.max_tokens}
-                 for q in s.seqs.values()],
-        "waiting": list(s.waiting), "running": list(s.running), "is_prefill": s.is_prefill,
-        "scheduled": [[seq_id, start, n] for seq_id, (start, n) in s.scheduled.items()],
-    }
+# --- what each line holds (msgspec checks the types: a bool is not an int, nor a float a token) ---
+
+class ConfigRecord(msgspec.Struct, forbid_unknown_fields=True):
+    block_size: int
+    num_blocks: int
+    max_num_seqs: int
+    max_num_batched_tokens: int
+    eos: int
 
 
-def snapshot_from_dict(d: dict) -> Snapshot:
-    blocks = tuple(BlockView(i, ref, h, tuple(tokens)) for i, (ref, h, tokens) in enumerate(d["blocks"]))
-    seqs = {q["seq_id"]: SeqView(q["seq_id"], q["label"], tuple(q["token_ids"]), q["num_prompt_tokens"],
-                                 q["num_cached_tokens"], tuple(q["block_table"]), q["status"], q["max_tokens"])
-            for q in d["seqs"]}
-    return Snapshot(d["step"], d["block_size"], blocks, tuple(d["free"]), frozenset(d["used"]),
-                    {h: block_id for h, block_id in d["map"]}, seqs, tuple(d["waiting"]), tuple(d["running"]),
-                    d["is_prefill"], {seq_id: (start, n) for seq_id, start, n in d["scheduled"]})
+class Header(msgspec.Struct):
+    format: str
+    version: int
+    config: ConfigRecord
+    meta: dict[str, Any] = {}
+    free_order: list[int] | None = None
+    tokenizer: str | None = None
 
 
-class PieceTokenizer:
-    """Decodes a loaded trace's tokens with the text of each token id saved beside it."""
+class ArrivalRecord(msgspec.Struct, array_like=True):
+    seq_id: int
+    label: str
+    token_ids: list[int]
+    temperature: float
+    max_tokens: int
+    ignore_eos: bool
 
-    def __init__(self, pieces: dict[int, str]):
-        self.pieces = pieces
 
-    def decode(self, token_ids: list[int]) -> str:
-        return "".join(self.pieces.get(t, f"<{t}>") for t in token_ids)
+class StepLine(msgspec.Struct, forbid_unknown_fields=True):
+    step: int
+    arrivals: list[ArrivalRecord] = []
+    tokens: list[int] = []
+    live: list[dict[str, Any]] = []
+    payload: dict[str, Any] | None = None
+    pieces: dict[str, str] = {}
 
 
-def token_pieces(timeline: Timeline, tokenizer) -> dict[str, str]:
-    last = timeline.frames[len(timeline.frames) - 1].snapshot
-    ids = {t for seq in last.seqs.values() for t in seq.token_ids}
-    return {str(t): tokenizer.decode([t]) for t in sorted(ids)}
+LIVE_EVENTS = (KVWritten, StepTimed)  # what only the live run knows; the rest is replayed
 
+
+# --- writing ----------------------------------------------------------------------------------
 
 KV_VALUES = ("k", "v")  # traces saved before V was recorded have only "k"
 
@@ -80,57 +96,238 @@ def payload_from_dict(data: dict | None) -> dict | None:
     return {"kv": {**kv, **values}}
 
 
-def trace_to_dict(timeline: Timeline) -> dict:
-    tokenizer = getattr(timeline, "tokenizer", None)
-    name = getattr(tokenizer, "trace_name", None)
-    pieces = token_pieces(timeline, tokenizer) if tokenizer is not None and name is None else None
-    return {"format": FORMAT, "version": VERSION, "meta": dict(timeline.meta),
-            "tokenizer": name, "pieces": pieces,
-            "frames": [{"step": f.step, "events": [e.to_dict() for e in f.events],
-                        "snapshot": snapshot_to_dict(f.snapshot), "payload": payload_to_dict(f.payload)}
-                       for f in timeline.frames]}
+class TraceWriter:
+    """Writes a session's steps as they run: the header first, then one flushed line per step."""
+
+    def __init__(self, session, path: str | Path):
+        self.path = Path(path)
+        self.session = session
+        tokenizer = getattr(session, "tokenizer", None)
+        self.name = getattr(tokenizer, "trace_name", None)
+        self.tokenizer = tokenizer if tokenizer is not None and self.name is None else None
+        self.seen: set[int] = set()  # token ids whose text is already written
+        self.file: IO[str] = self.path.open("w", encoding="utf-8")
+        s = session
+        self.line({"format": FORMAT, "version": VERSION, "meta": dict(s.meta), "config": config_record(s.config),
+                   "free_order": s.free_order, "tokenizer": self.name})
+
+    def line(self, data: dict):
+        self.file.write(json.dumps(data, ensure_ascii=False) + "\n")
+        self.file.flush()
+
+    def pieces(self, token_ids) -> dict[str, str]:
+        if self.tokenizer is None:
+            return {}
+        new = sorted(set(token_ids) - self.seen)
+        self.seen.update(new)
+        return {str(t): self.tokenizer.decode([t]) for t in new}
+
+    def step(self, step: int, record: StepRecord):
+        arrivals = [[a.seq_id, a.label, list(a.token_ids), a.sampling_params.temperature,
+                     a.sampling_params.max_tokens, a.sampling_params.ignore_eos] for a in record.arrivals]
+        tokens = [t for a in record.arrivals for t in a.token_ids] + list(record.token_ids)
+        data = {"step": step, "arrivals": arrivals, "tokens": list(record.token_ids),
+                "live": [e.to_dict() for e in record.live_events], "pieces": self.pieces(tokens)}
+        payload = payload_to_dict(record.payload)
+        if payload:
+            data["payload"] = payload
+        self.line(data)
+
+    def pending(self, arrivals: list[Arrival]):
+        """Requests added after the last step: written as a step line with no tokens (step -1)."""
+        if arrivals:
+            self.step(-1, StepRecord(arrivals, []))
+
+    def close(self):
+        self.file.close()
 
 
-def save_trace(timeline: Timeline, path: str | Path):
-    Path(path).write_text(json.dumps(trace_to_dict(timeline)), encoding="utf-8")
+def save_trace(session, path: str | Path):
+    """Write everything the session recorded so far (the same lines record_to= appends)."""
+    if session.first_step > 0:
+        raise TraceError(f"this session keeps only steps {session.first_step}..{session.last_step} "
+                         "(a bounded history); record it to a file from the start with record_to=")
+    writer = TraceWriter(session, path)
+    try:
+        for i, record in enumerate(session.step_records):
+            writer.step(i + 1, record)
+        writer.pending(session.pending_arrivals)
+    finally:
+        writer.close()
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+class LoadedTrace(Timeline):
+    """A saved trace, replayed as far as a view reads."""
+
+    def __init__(self, config, free_order, records: list[StepRecord], pending: list[Arrival], meta: dict,
+                 source: str):
+        self.config, self.free_order, self.source = config, free_order, source
+        self.step_records, self.pending_arrivals = records, pending
+        self.records_dropped = 0
+        self.num_steps = len(records)
+        super().__init__(LazyFrames(self), meta)
+
+
+def config_record(config) -> dict:
+    return {"block_size": config.kvcache_block_size, "num_blocks": config.num_kvcache_blocks,
+            "max_num_seqs": config.max_num_seqs, "max_num_batched_tokens": config.max_num_batched_tokens,
+            "eos": config.eos}
+
+
+class PieceTokenizer:
+    """Decodes a loaded trace's tokens with the text of each token id saved beside it."""
+
+    def __init__(self, pieces: dict[int, str]):
+        self.pieces = pieces
+
+    def decode(self, token_ids: list[int]) -> str:
+        return "".join(self.pieces.get(t, f"<{t}>") for t in token_ids)
 
 
 def load_trace(path: str | Path) -> Timeline:
-    """Read a trace saved by save_trace. Raises TraceError saying what is wrong with the file."""
+    """Read a trace saved by save_trace or record_to=. Raises TraceError saying what is wrong,
+    with the line or step and the field."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise TraceError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise TraceError(f"{path}: is a folder, not a trace file") from None
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise TraceError(f"{path}: not a blockviz trace (not UTF-8 text: {e.reason})") from None
-    except json.JSONDecodeError as e:
-        raise TraceError(f"{path}: not a blockviz trace, or truncated (invalid JSON at line {e.lineno}, "
-                         f"column {e.colno}: {e.msg})") from None
-    return trace_from_dict(data, str(path))
+    lines = text.splitlines()
+    if len(lines) <= 1 and version_of(text) != VERSION:
+        return load_v1(text, str(path))  # format 1 is one JSON document
+    return load_lines(lines, str(path))
 
 
-def trace_from_dict(data, source: str = "trace") -> Timeline:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        found = data.get("format") if isinstance(data, dict) else type(data).__name__
-        raise TraceError(f"{source}: not a blockviz trace (format is {found!r}, expected {FORMAT!r})")
-    version = data.get("version")
-    if not isinstance(version, int) or version > VERSION or version < 1:
-        raise TraceError(f"{source}: trace version {version!r} is not supported (this blockviz reads 1..{VERSION})")
-    frames = []
-    for i, f in enumerate(data.get("frames") or []):
+class Peek(msgspec.Struct):
+    version: Any = None
+
+
+def version_of(text: str):
+    try:
+        return msgspec.json.decode(text, type=Peek).version
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+
+
+def decode(line: str, kind, where: str):
+    try:
+        return msgspec.json.decode(line, type=kind)
+    except msgspec.ValidationError as e:
+        raise TraceError(f"{where} is malformed ({e})") from None
+    except msgspec.DecodeError as e:
+        raise TraceError(f"{where} is not valid JSON, or is truncated ({e})") from None
+    except RecursionError:
+        raise TraceError(f"{where} is nested too deeply to be a trace") from None
+
+
+def check_header(header: Header, source: str) -> Header:
+    if header.format != FORMAT:
+        raise TraceError(f"{source}: not a blockviz trace (format is {header.format!r}, expected {FORMAT!r})")
+    if header.version != VERSION:
+        raise TraceError(f"{source}: trace version {header.version!r} is not supported (this blockviz reads 1..{VERSION})")
+    c = header.config
+    if not 1 <= c.block_size <= 4096:
+        raise TraceError(f"{source}: header: config.block_size must be 1..4096, got {c.block_size}")
+    if not 1 <= c.num_blocks <= MAX_SIM_BLOCKS:
+        raise TraceError(f"{source}: header: config.num_blocks must be 1..{MAX_SIM_BLOCKS}, got {c.num_blocks}")
+    if c.max_num_seqs < 1 or c.max_num_batched_tokens < 1:
+        raise TraceError(f"{source}: header: config.max_num_seqs and max_num_batched_tokens must be >= 1")
+    if header.free_order is not None and sorted(header.free_order) != list(range(c.num_blocks)):
+        raise TraceError(f"{source}: header: free_order must list every block id 0..{c.num_blocks - 1} once")
+    return header
+
+
+def check_token(t: int, where: str):
+    if not 0 <= t <= MAX_TOKEN_ID:
+        raise TraceError(f"{where}: token id {t} is out of range (0..{MAX_TOKEN_ID})")
+
+
+def step_record(line: StepLine, where: str, num_slots: int, known: set[int]) -> StepRecord:
+    arrivals = []
+    for a in line.arrivals:
+        if a.seq_id in known or a.seq_id < 0:
+            raise TraceError(f"{where}: arrivals: request id {a.seq_id} is negative or arrives twice")
+        if not a.token_ids:
+            raise TraceError(f"{where}: arrivals: request {a.label!r} has no prompt tokens")
+        if a.max_tokens < 1 or a.temperature < 0:
+            raise TraceError(f"{where}: arrivals: request {a.label!r} needs max_tokens >= 1 and temperature >= 0")
+        for t in a.token_ids:
+            check_token(t, f"{where}: arrivals")
+        known.add(a.seq_id)
+        arrivals.append(Arrival(a.seq_id, tuple(a.token_ids), SamplingParams(a.temperature, a.max_tokens, a.ignore_eos),
+                                a.label))
+    for t in line.tokens:
+        check_token(t, f"{where}: tokens")
+    live = []
+    for data in line.live:
         try:
-            events = tuple(event_from_dict(e) for e in f["events"])
-            frames.append(Frame(f["step"], events, snapshot_from_dict(f["snapshot"]),
-                                payload_from_dict(f.get("payload"))))
-        except (KeyError, TypeError, ValueError, IndexError) as e:
-            what = f"lacks field {e}" if isinstance(e, KeyError) else str(e)
-            raise TraceError(f"{source}: frame {i} is malformed ({what})") from None
-    if not frames:
-        raise TraceError(f"{source}: the trace has no frames")
-    timeline = Timeline(frames, data.get("meta") or {})
-    if data.get("tokenizer") == "chars":
-        timeline.tokenizer = CharTokenizer()
-    elif data.get("pieces"):
-        timeline.tokenizer = PieceTokenizer({int(t): text for t, text in data["pieces"].items()})
-    return timeline
+            event = event_from_dict(data)
+        except ValueError as e:
+            raise TraceError(f"{where}: live: {e}") from None
+        if not isinstance(event, LIVE_EVENTS):
+            raise TraceError(f"{where}: live: {event.kind!r} is replayed, not recorded live")
+        if isinstance(event, KVWritten) and not all(0 <= s < num_slots for s in event.slots):
+            raise TraceError(f"{where}: live: a written slot is outside the pool (0..{num_slots - 1})")
+        live.append(event)
+    payload = None
+    if line.payload:
+        try:
+            payload = payload_from_dict(line.payload)
+            kv = payload["kv"]
+            if not all(isinstance(s, int) and 0 <= s < num_slots for s in kv["slots"]):
+                raise ValueError("a slot is outside the pool")
+        except (KeyError, TypeError, ValueError) as e:
+            raise TraceError(f"{where}: payload is malformed ({e})") from None
+    return StepRecord(arrivals, list(line.tokens), live, payload or {})
+
+
+def load_lines(lines: list[str], source: str) -> Timeline:
+    from blockviz.config import Config
+    if not lines or not lines[0].strip():
+        raise TraceError(f"{source}: not a blockviz trace (empty file)")
+    header = check_header(decode(lines[0], Header, f"{source}: line 1 (header)"), source)
+    c = header.config
+    config = Config(num_kvcache_blocks=c.num_blocks, kvcache_block_size=c.block_size, max_num_seqs=c.max_num_seqs,
+                    max_num_batched_tokens=c.max_num_batched_tokens, eos=c.eos)
+    records, pending, pieces, known = [], [], {}, set()
+    for number, text in enumerate(lines[1:], start=2):
+        if not text.strip():
+            continue
+        line = decode(text, StepLine, f"{source}: line {number}")
+        where = f"{source}: line {number} (step {line.step})"
+        record = step_record(line, where, c.num_blocks * c.block_size, known)
+        pieces.update(line.pieces)
+        if line.step == -1:
+            pending.extend(record.arrivals)
+        elif line.step != len(records) + 1 or pending:
+            raise TraceError(f"{where}: expected step {len(records) + 1} (steps must follow one another)")
+        else:
+            records.append(record)
+    if not records and not pending:
+        raise TraceError(f"{source}: the trace has no steps and no requests")
+    trace = LoadedTrace(config, header.free_order, records, pending, header.meta, source)
+    if header.tokenizer == "chars":
+        trace.tokenizer = CharTokenizer()
+    elif pieces:
+        trace.tokenizer = PieceTokenizer({int(t): text for t, text in pieces.items()})
+    return trace
+
+
+def load_v1(text: str, source: str) -> Timeline:
+    from blockviz.trace.v1 import timeline_from_v1
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise TraceError(f"{source}: not a blockviz trace, or truncated (invalid JSON at line {e.lineno}, "
+                         f"column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise TraceError(f"{source}: nested too deeply to be a trace") from None
+    return timeline_from_v1(data, source)

@@ -2,20 +2,24 @@
 
 A live session runs nano-vllm's plain Scheduler and logs only its inputs: which requests
 arrived when, and which token each step sampled. Because the engine is deterministic, feeding
-the same inputs to RecordingScheduler reproduces every state, and this time every event and
-snapshot is captured. Frames are built the first time a view asks for them and then kept, so
-seeking is instant and recording costs the live loop almost nothing.
+the same inputs to RecordingScheduler reproduces every state, and this time every event is
+captured. After each replayed step the Recorder writes into the History only what the step's
+events say changed (the blocks it touched, the hashes it registered or evicted, the requests it
+scheduled, the queues), so building every step's picture costs what changed, never the pool.
 """
+from collections import OrderedDict
 from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass, field
 
 from blockviz.config import Config
+from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence
 from blockviz.sampling_params import SamplingParams
-from blockviz.trace.events import Event
+from blockviz.trace import events as ev
+from blockviz.trace.frame import Frame
+from blockviz.trace.history import BlockView, History, SeqHistory
 from blockviz.trace.instrumented import RecordingScheduler
-from blockviz.trace.recorder import Frame, Recorder
-from blockviz.trace.snapshot import take_snapshot
+from blockviz.trace.snapshot import Snapshot
 
 
 @dataclass(frozen=True)
@@ -31,58 +35,147 @@ class StepRecord:
     """What the live engine decided in one step, plus what only the live run can know."""
     arrivals: list[Arrival]            # added since the previous step
     token_ids: list[int]               # one per scheduled sequence
-    live_events: list[Event] = field(default_factory=list)  # model-side: KV writes, timing
-    payload: dict = field(default_factory=dict)             # e.g. K/V values for the KV view
+    live_events: list[ev.Event] = field(default_factory=list)  # model-side: KV writes, timing
+    payload: dict = field(default_factory=dict)                 # e.g. K/V values for the KV view
+
+
+def status_name(seq: Sequence) -> str:
+    return seq.status.name.lower()
+
+
+class Recorder:
+    """Writes one engine's steps into a History: after each step, only what its events touched."""
+
+    def __init__(self, history: History, scheduler: Scheduler, seqs: dict[int, Sequence]):
+        self.history, self.scheduler, self.seqs = history, scheduler, seqs
+        self.tokens_of: dict[int, tuple[list, tuple]] = {}  # block id -> (its token list, that list as a tuple)
+
+    def block_view(self, block) -> BlockView:
+        known = self.tokens_of.get(block.block_id)
+        if known is None or known[0] is not block.token_ids:  # BlockManager assigns a new list, never edits one
+            known = self.tokens_of[block.block_id] = (block.token_ids, tuple(block.token_ids))
+        return BlockView(block.block_id, block.ref_count, block.hash, known[1])
+
+    def record(self, events: list[ev.Event], touched_blocks, payload: dict | None = None):
+        h, bm, step = self.history, self.scheduler.block_manager, self.history.num_steps
+        seq_ids, hashes = set(), set()
+        for e in events:
+            match e:
+                case ev.BlockAllocated():
+                    h.leave_free_queue(step, e.block_id)
+                    if e.evicted_hash != -1:
+                        hashes.add(e.evicted_hash)
+                case ev.BlockRevived():
+                    h.leave_free_queue(step, e.block_id)
+                case ev.BlockReleased(ref_count=0):
+                    h.join_free_queue(step, e.block_id)
+                case ev.HashRegistered():
+                    hashes.add(e.hash)
+                case ev.Scheduled():
+                    seq_ids.update(e.seq_ids)
+            seq_id = getattr(e, "seq_id", None)
+            if seq_id is not None:
+                seq_ids.add(seq_id)
+        for block_id in touched_blocks:
+            h.set_block(step, self.block_view(bm.blocks[block_id]))
+        for hh in hashes:
+            h.set_hash(step, hh, bm.hash_to_block_id.get(hh, -1))
+        for seq_id in seq_ids:
+            seq = self.seqs[seq_id]
+            h.seqs[seq_id].update(step, len(seq), seq.num_cached_tokens, seq.block_table, status_name(seq))
+        h.set_queues(step, tuple(s.seq_id for s in self.scheduler.waiting),
+                     tuple(s.seq_id for s in self.scheduler.running))
+        h.end_step(ev.pack_events(events), payload)
 
 
 class Replayer:
-    """Moves forward only, building one Frame per recorded step."""
+    """Moves forward only, recording one step of the History per recorded step."""
 
     def __init__(self, config: Config, free_order: list[int] | None):
-        self.recorder = Recorder()
-        self.scheduler = RecordingScheduler(config, self.recorder.emit)
+        self.events: list[ev.Event] = []
+        self.scheduler = RecordingScheduler(config, self.events.append)
         if free_order is not None:
             self.scheduler.block_manager.free_block_ids.clear()
             self.scheduler.block_manager.free_block_ids.extend(free_order)
         self.block_size = config.kvcache_block_size
+        self.history = History(self.block_size, config.num_kvcache_blocks, free_order)
         self.seqs: dict[int, Sequence] = {}
-        self.labels: dict[int, str] = {}
-        self.num_steps = 0
+        self.recorder = Recorder(self.history, self.scheduler, self.seqs)
 
     def arrive(self, arrivals: list[Arrival]):
         for a in arrivals:
             if a.seq_id in self.seqs:
                 continue  # requests that came before step 1 already arrived in frame 0
             seq = Sequence(list(a.token_ids), a.sampling_params, block_size=self.block_size)
-            seq.seq_id = a.seq_id  # the live run's id, so events and snapshots agree with it
-            self.scheduler.add(seq)
+            seq.seq_id = a.seq_id  # the live run's id, so events and pictures agree with it
             self.seqs[seq.seq_id] = seq
-            self.labels[seq.seq_id] = a.label
+            self.history.add_seq(SeqHistory(seq.seq_id, a.label, seq.token_ids, seq.num_prompt_tokens,
+                                            seq.max_tokens, self.history.num_steps))
+            self.scheduler.add(seq)
 
-    def snapshot(self, is_prefill=None, scheduled=None):
-        previous = self.recorder.frames[-1].snapshot if self.recorder.frames else None
+    def close_step(self, payload: dict | None = None):
         bm = self.scheduler.block_manager
-        snap = take_snapshot(self.scheduler, self.seqs, self.labels, self.num_steps, previous,
-                             bm.touched if previous else None, is_prefill, scheduled)
+        self.recorder.record(self.events, bm.touched, payload)
+        self.events.clear()
         bm.touched.clear()
-        return snap
 
-    def first_frame(self, arrivals: list[Arrival]) -> Frame:
+    def first_frame(self, arrivals: list[Arrival]):
         self.arrive(arrivals)
-        return self.recorder.record(self.snapshot())
+        self.close_step()
 
-    def step(self, record: StepRecord) -> Frame:
+    def step(self, record: StepRecord):
         self.arrive(record.arrivals)
         seqs, is_prefill = self.scheduler.schedule()
         if len(seqs) != len(record.token_ids):
             raise RuntimeError("replay diverged from the live run: "
                                f"{len(seqs)} scheduled now, {len(record.token_ids)} then")
-        scheduled = {seq.seq_id: (seq.num_cached_tokens, seq.num_scheduled_tokens) for seq in seqs}
         self.scheduler.postprocess(seqs, record.token_ids, is_prefill)
-        self.num_steps += 1
-        for event in record.live_events:
-            self.recorder.emit(event)
-        return self.recorder.record(self.snapshot(is_prefill, scheduled), dict(record.payload) or None)
+        self.events.extend(record.live_events)
+        self.close_step(dict(record.payload) or None)
+
+
+class FrameCache:
+    """The last few frames read, so a view that reads one step many times unpacks it once."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self.frames: OrderedDict[int, Frame] = OrderedDict()
+
+    def get(self, history: History, step: int) -> Frame:
+        frame = self.frames.get(step)
+        if frame is None:
+            frame = Frame(step, history.events(step), Snapshot(history, step), history.payload(step))
+            self.frames[step] = frame
+            if len(self.frames) > self.size:
+                self.frames.popitem(last=False)
+        else:
+            self.frames.move_to_end(step)
+        return frame
+
+    def clear(self):
+        self.frames.clear()
+
+
+class HistoryFrames(SequenceABC):
+    """The frames of a finished recording (a format 1 trace, read whole)."""
+
+    def __init__(self, history: History):
+        self.history = history
+        self.cache = FrameCache()
+
+    @property
+    def first_step(self) -> int:
+        return self.history.first_step
+
+    def __len__(self) -> int:
+        return self.history.num_steps
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        return self.cache.get(self.history, index)
 
 
 class LazyFrames(SequenceABC):
@@ -91,9 +184,15 @@ class LazyFrames(SequenceABC):
     def __init__(self, session):
         self.session = session
         self.replayer: Replayer | None = None
+        self.cache = FrameCache()
 
     def reset(self):
         self.replayer = None
+        self.cache.clear()
+
+    @property
+    def first_step(self) -> int:
+        return self.replayer.history.first_step if self.replayer is not None else 0
 
     def __len__(self) -> int:
         return self.session.num_steps + 1
@@ -104,13 +203,37 @@ class LazyFrames(SequenceABC):
         if index < 0:
             index += len(self)
         if not 0 <= index < len(self):
-            raise IndexError(f"step {index} is not recorded (steps 0..{len(self) - 1})")
+            raise IndexError(f"step {index} is not recorded (steps {self.first_step}..{len(self) - 1})")
+        return self.cache.get(self.build(index), index)
+
+    def build(self, step: int) -> History:
+        """Replay up to `step` (no further) and return the History that holds it."""
         s = self.session
         if self.replayer is None:
             self.replayer = Replayer(s.config, s.free_order)
             first_arrivals = s.step_records[0].arrivals if s.step_records else s.pending_arrivals
             self.replayer.first_frame(first_arrivals)
-        frames = self.replayer.recorder.frames
-        while len(frames) <= index:
-            self.replayer.step(s.step_records[len(frames) - 1])
-        return frames[index]
+        history = self.replayer.history
+        while history.num_steps <= step:
+            self.replayer.step(s.step_records[history.num_steps - 1 - s.records_dropped])
+        return history
+
+
+def picture_of(scheduler: Scheduler, seqs: dict[int, Sequence], labels: dict[int, str], step: int) -> Snapshot:
+    """The picture of a live engine now (a session that does not record): a History of one step."""
+    bm = scheduler.block_manager
+    free = list(bm.free_block_ids)
+    history = History(bm.block_size, len(bm.blocks), free + sorted(bm.used_block_ids), start=step)
+    recorder = Recorder(history, scheduler, seqs)
+    for block_id in bm.used_block_ids:
+        history.leave_free_queue(step, block_id)
+    for block in bm.blocks:
+        if block.ref_count or block.hash != -1 or block.token_ids:
+            history.set_block(step, recorder.block_view(block))
+    for h, block_id in bm.hash_to_block_id.items():
+        history.set_hash(step, h, block_id)
+    for seq_id, seq in seqs.items():
+        history.add_seq(SeqHistory(seq_id, labels[seq_id], seq.token_ids, seq.num_prompt_tokens, seq.max_tokens, step))
+        history.seqs[seq_id].update(step, len(seq), seq.num_cached_tokens, seq.block_table, status_name(seq))
+    recorder.record([], ())
+    return Snapshot(history, step)

@@ -1,89 +1,208 @@
-"""Immutable pictures of the engine after a step: what every view renders from."""
-from dataclasses import dataclass, field
+"""The picture of one step: what every view renders from, read from the recording on demand.
 
-from blockviz.engine.scheduler import Scheduler
-from blockviz.engine.sequence import Sequence
+A Snapshot uses the BlockManager's attribute names (blocks, free_block_ids, used_block_ids,
+hash_to_block_id), so pure functions such as states.classify accept a live BlockManager or a
+recorded step. Making one copies nothing: each attribute reads the History at its step the first
+time it is asked for (a block or a request is a binary search; the free queue and the map, which
+views read whole, are built once per Snapshot and kept with it).
+"""
+from collections.abc import Iterator, Mapping, Sequence as SequenceABC, Set
+from functools import cached_property
+
+from blockviz.trace.events import Scheduled
+from blockviz.trace.history import EMPTY_TABLE, BlockView, History, SeqHistory
+
+__all__ = ["BlockView", "SeqView", "Snapshot"]
 
 
-@dataclass(frozen=True)
-class BlockView:
-    block_id: int
-    ref_count: int
-    hash: int
-    token_ids: tuple[int, ...]
-
-
-@dataclass(frozen=True)
 class SeqView:
-    seq_id: int
-    label: str
-    token_ids: tuple[int, ...]
-    num_prompt_tokens: int
-    num_cached_tokens: int
-    block_table: tuple[int, ...]
-    status: str  # "waiting", "running" or "finished"
-    max_tokens: int
+    """One request at one step. token_ids is read from the request's one list of tokens."""
+    __slots__ = ("seq_id", "label", "num_tokens", "num_prompt_tokens", "num_cached_tokens", "block_table",
+                 "status", "max_tokens", "_tokens")
+
+    def __init__(self, seq: SeqHistory, step: int):
+        self.seq_id, self.label, self._tokens = seq.seq_id, seq.label, seq.token_ids
+        self.num_prompt_tokens, self.max_tokens = seq.num_prompt_tokens, seq.max_tokens
+        self.num_tokens = seq.num_tokens(step)
+        self.num_cached_tokens = self.num_tokens - seq.gap.at(step, self.num_tokens)
+        epoch, length = seq.table.at(step, EMPTY_TABLE)
+        self.block_table = tuple(epoch[:length])
+        self.status = seq.status.at(step, "waiting")
 
     @property
-    def num_tokens(self) -> int:
-        return len(self.token_ids)
+    def token_ids(self) -> tuple[int, ...]:
+        return tuple(self._tokens[:self.num_tokens])
 
     @property
     def completion_token_ids(self) -> tuple[int, ...]:
-        return self.token_ids[self.num_prompt_tokens:]
+        return tuple(self._tokens[self.num_prompt_tokens:self.num_tokens])
+
+    def plain(self) -> tuple:
+        return (self.seq_id, self.label, self.token_ids, self.num_prompt_tokens, self.num_cached_tokens,
+                self.block_table, self.status, self.max_tokens)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, SeqView) and self.plain() == other.plain()
+
+    def __repr__(self) -> str:
+        return (f"SeqView({self.label}: {self.status}, {self.num_tokens} tokens, {self.num_cached_tokens} cached, "
+                f"block_table={list(self.block_table)})")
 
 
-@dataclass(frozen=True)
+class BlockList(SequenceABC):
+    """snapshot.blocks: block i at this step, looked up when read."""
+
+    def __init__(self, history: History, step: int):
+        self.history, self.step = history, step
+
+    def __len__(self) -> int:
+        return self.history.num_blocks
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = self.history.num_blocks
+        if not -n <= i < n:
+            raise IndexError(f"block {i} is not in the pool (0..{n - 1})")
+        return self.history.block(i % n, self.step)
+
+    def __iter__(self) -> Iterator[BlockView]:
+        block, step = self.history.block, self.step
+        return (block(i, step) for i in range(self.history.num_blocks))
+
+
+class UsedBlocks(Set):
+    """snapshot.used_block_ids: the blocks out of the free queue at this step."""
+
+    def __init__(self, history: History, step: int):
+        self.history, self.step = history, step
+
+    def __contains__(self, block_id) -> bool:
+        return (isinstance(block_id, int) and 0 <= block_id < self.history.num_blocks
+                and self.history.ticket(block_id, self.step) == -1)
+
+    @cached_property
+    def ids(self) -> frozenset[int]:
+        step = self.step
+        return frozenset(b for b, v in self.history.tickets.items() if v.at(step) == -1)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(sorted(self.ids))
+
+    @classmethod
+    def _from_iterable(cls, it) -> frozenset:  # set operations (used - other, ...) give plain sets
+        return frozenset(it)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+class SeqMap(Mapping):
+    """snapshot.seqs: every request that had arrived by this step, in arrival order."""
+
+    def __init__(self, history: History, step: int):
+        self.history, self.step = history, step
+        self.views: dict[int, SeqView] = {}
+
+    def __getitem__(self, seq_id: int) -> SeqView:
+        view = self.views.get(seq_id)
+        if view is None:
+            seq = self.history.seqs.get(seq_id)
+            if seq is None or seq.arrived > self.step:
+                raise KeyError(seq_id)
+            view = self.views[seq_id] = SeqView(seq, self.step)
+        return view
+
+    @cached_property
+    def ids(self) -> tuple[int, ...]:
+        return tuple(i for i, s in self.history.seqs.items() if s.arrived <= self.step)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.ids)
+
+    def __reversed__(self) -> Iterator[int]:
+        return reversed(self.ids)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __contains__(self, seq_id) -> bool:
+        seq = self.history.seqs.get(seq_id)
+        return seq is not None and seq.arrived <= self.step
+
+
 class Snapshot:
-    """Same attribute names as BlockManager, so pure functions accept either."""
-    step: int
-    block_size: int
-    blocks: tuple[BlockView, ...]
-    free_block_ids: tuple[int, ...]
-    used_block_ids: frozenset[int]
-    hash_to_block_id: dict[int, int]
-    seqs: dict[int, SeqView]          # every request ever added, in arrival order
-    waiting: tuple[int, ...]
-    running: tuple[int, ...]
-    is_prefill: bool | None = None    # None before the first step
-    scheduled: dict[int, tuple[int, int]] = field(default_factory=dict)  # seq_id -> (first position, count)
+    """The engine after step `step` (step 0: before the first step)."""
+
+    def __init__(self, history: History, step: int):
+        self.history = history
+        self.step = history.check_step(step)
+        self.block_size = history.block_size
+        self.blocks = BlockList(history, step)
+        self.used_block_ids = UsedBlocks(history, step)
+        self.seqs = SeqMap(history, step)
 
     @property
     def num_blocks(self) -> int:
-        return len(self.blocks)
+        return self.history.num_blocks
 
+    @cached_property
+    def free_block_ids(self) -> tuple[int, ...]:
+        h, step = self.history, self.step
+        changed = {b: h.ticket(b, step) for b in h.tickets}
+        # blocks still holding their first ticket keep the initial order; every later ticket is larger
+        unmoved = [b for b in h.initial_order if changed.get(b, h.initial_ticket[b]) == h.initial_ticket[b]]
+        moved = sorted((t, b) for b, t in changed.items() if t >= h.num_blocks)
+        return tuple(unmoved) + tuple(b for _, b in moved)
 
-def block_view(block) -> BlockView:
-    return BlockView(block.block_id, block.ref_count, block.hash, tuple(block.token_ids))
+    @cached_property
+    def hash_to_block_id(self) -> dict[int, int]:
+        step = self.step
+        found = ((h, v.at(step, -1)) for h, v in self.history.hashes.items())
+        return {h: block_id for h, block_id in found if block_id != -1}
 
+    @cached_property
+    def _queues(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return self.history.queues.at(self.step, ((), ()))
 
-def seq_view(seq: Sequence, label: str) -> SeqView:
-    return SeqView(seq.seq_id, label, tuple(seq.token_ids), seq.num_prompt_tokens, seq.num_cached_tokens,
-                   tuple(seq.block_table), seq.status.name.lower(), seq.max_tokens)
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        return self._queues[0]
 
+    @property
+    def running(self) -> tuple[int, ...]:
+        return self._queues[1]
 
-def take_snapshot(scheduler: Scheduler, seqs: dict[int, Sequence], labels: dict[int, str], step: int,
-                  previous: Snapshot | None = None, touched_blocks: set[int] | None = None,
-                  is_prefill: bool | None = None,
-                  scheduled: dict[int, tuple[int, int]] | None = None) -> Snapshot:
-    """Copy the engine's state. With `previous` and `touched_blocks`, only touched blocks and
-    unfinished requests are copied again; the rest is shared with `previous` (it is immutable)."""
-    bm = scheduler.block_manager
-    if previous is None or touched_blocks is None:
-        blocks = tuple(block_view(b) for b in bm.blocks)
-    else:
-        updated = list(previous.blocks)
-        for block_id in touched_blocks:
-            updated[block_id] = block_view(bm.blocks[block_id])
-        blocks = tuple(updated)
-    seq_views = {}
-    for seq_id, seq in seqs.items():
-        old = previous.seqs.get(seq_id) if previous else None
-        if old is not None and old.status == "finished":
-            seq_views[seq_id] = old
-        else:
-            seq_views[seq_id] = seq_view(seq, labels[seq_id])
-    return Snapshot(step, bm.block_size, blocks, tuple(bm.free_block_ids), frozenset(bm.used_block_ids),
-                    dict(bm.hash_to_block_id), seq_views,
-                    tuple(s.seq_id for s in scheduler.waiting), tuple(s.seq_id for s in scheduler.running),
-                    is_prefill, dict(scheduled or {}))
+    @cached_property
+    def _scheduled_event(self) -> Scheduled | None:
+        if self.step == 0:
+            return None
+        return next((e for e in self.history.events(self.step) if isinstance(e, Scheduled)), None)
+
+    @property
+    def is_prefill(self) -> bool | None:
+        event = self._scheduled_event
+        return None if event is None else event.is_prefill
+
+    @property
+    def scheduled(self) -> dict[int, tuple[int, int]]:
+        """seq_id -> (first position computed this step, number of tokens computed)."""
+        event = self._scheduled_event
+        if event is None:
+            return {}
+        return {seq_id: (start, n) for seq_id, start, n in zip(event.seq_ids, event.starts, event.num_tokens)}
+
+    def plain(self) -> dict:
+        """Everything the picture says, as plain values (for comparisons and saving)."""
+        return {"step": self.step, "block_size": self.block_size,
+                "blocks": [(b.ref_count, b.hash, tuple(b.token_ids)) for b in self.blocks],
+                "free": self.free_block_ids, "used": sorted(self.used_block_ids),
+                "map": dict(self.hash_to_block_id), "seqs": [q.plain() for q in self.seqs.values()],
+                "waiting": self.waiting, "running": self.running, "is_prefill": self.is_prefill,
+                "scheduled": self.scheduled}
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Snapshot) and self.plain() == other.plain()
+
+    def __repr__(self) -> str:
+        return f"Snapshot(step {self.step}: {len(self.used_block_ids)} of {self.num_blocks} blocks in use)"

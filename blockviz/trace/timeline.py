@@ -6,7 +6,7 @@ can also run its engine when the cursor steps past the recorded end.
 from typing import Callable
 
 from blockviz.trace.events import Event
-from blockviz.trace.recorder import Frame
+from blockviz.trace.frame import Frame
 from blockviz.trace.snapshot import Snapshot
 
 Listener = Callable[[int], None]
@@ -19,6 +19,11 @@ class Timeline:
         self.meta = meta      # block_size, num_blocks, labels, model, ...
         self.cursor = 0
         self._listeners: list[Listener] = []
+
+    @property
+    def first_step(self) -> int:
+        """The oldest step still kept (a live session with a bounded history forgets older ones)."""
+        return getattr(self.frames, "first_step", 0)
 
     @property
     def last_step(self) -> int:
@@ -39,11 +44,10 @@ class Timeline:
     def seek(self, step: int) -> Frame:
         if step < 0:
             step += len(self.frames)
-        if not 0 <= step < len(self.frames):
-            raise IndexError(f"step {step} is not recorded (steps 0..{self.last_step})")
+        frame = self.frames[step]  # raises IndexError saying which steps are kept
         self.cursor = step
         self.notify()
-        return self.frames[step]
+        return frame
 
     def forward(self) -> Frame:
         if self.cursor < self.last_step:
@@ -51,7 +55,7 @@ class Timeline:
         return self.frames[self.cursor]
 
     def back(self) -> Frame:
-        return self.seek(max(self.cursor - 1, 0))
+        return self.seek(max(self.cursor - 1, self.first_step))
 
     def frame(self, step: int | None = None) -> Frame:
         return self.frames[self.cursor if step is None else step]
@@ -61,11 +65,6 @@ class Timeline:
 
     def events(self, step: int | None = None) -> tuple[Event, ...]:
         return self.frame(step).events
-
-    def save(self, path):
-        """Write the trace as versioned JSON (see blockviz/trace/io.py)."""
-        from blockviz.trace.io import save_trace  # io builds Timelines, so import late
-        save_trace(self, path)
 
     def decode(self, token_ids) -> str:
         """Text of token ids, through the trace's tokenizer when it has one."""

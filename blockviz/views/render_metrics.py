@@ -10,7 +10,7 @@ from matplotlib.ticker import MaxNLocator
 from blockviz.i18n import t
 from blockviz.states import BlockState, count_states
 from blockviz.trace.events import CacheProbe, Preempted
-from blockviz.trace.recorder import Frame
+from blockviz.trace.frame import Frame
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.theme import OKABE_ITO, STATE_STYLES, matplotlib_fonts
 from blockviz.views.trace_index import tokens_when_probed

@@ -9,7 +9,7 @@ from typing import Sequence
 import numpy as np
 
 from blockviz.trace.events import CacheProbe, HashRegistered
-from blockviz.trace.recorder import Frame
+from blockviz.trace.frame import Frame
 
 
 @dataclass(frozen=True)

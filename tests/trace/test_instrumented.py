@@ -152,7 +152,8 @@ class InstrumentationMachine(RuleBasedStateMachine):
         check_admission_events(events)
         scheduled = [e for e in events if isinstance(e, ev.Scheduled)]
         assert scheduled == [ev.Scheduled(rprefill, tuple(s.seq_id for s in rseqs),
-                                          tuple(s.num_scheduled_tokens for s in rseqs))]
+                                          tuple(s.num_scheduled_tokens for s in rseqs),
+                                          tuple(s.num_cached_tokens for s in rseqs))]
         by_id = {s.seq_id: s for s in self.rec_seqs}
         for e in events:
             if isinstance(e, ev.Preempted):

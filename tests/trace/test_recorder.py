@@ -1,12 +1,11 @@
 """Recorder and timeline: one frame per step, exact snapshots, instant seeking, cursor rules."""
-import copy
 import random
 
 import pytest
 
 from blockviz.sim import Simulator
 from blockviz.trace import events as ev
-from blockviz.trace.snapshot import take_snapshot
+from tests.trace.reference import engine_picture
 
 
 def busy_sim(seed: int = 0, num_requests: int = 24) -> Simulator:
@@ -21,24 +20,18 @@ def busy_sim(seed: int = 0, num_requests: int = 24) -> Simulator:
     return sim
 
 
-def full_copy(sim: Simulator, like) -> object:
-    """A snapshot taken from scratch (no sharing with the previous one)."""
-    return take_snapshot(sim.scheduler, sim.seqs, sim.labels, sim.num_steps, is_prefill=like.is_prefill,
-                         scheduled=like.scheduled)
-
-
 def test_every_recorded_snapshot_equals_a_fresh_copy_and_never_changes_later():
     sim = busy_sim()
     kinds = set()
-    saved = [copy.deepcopy(sim.snapshot(0))]
+    saved = [sim.snapshot(0).plain()]
     while not sim.is_finished():
         frame = sim.step()
         kinds |= {e.kind for e in frame.events}
-        assert frame.snapshot == full_copy(sim, frame.snapshot)
-        saved.append(copy.deepcopy(frame.snapshot))
+        assert frame.snapshot.plain() == engine_picture(sim, frame.snapshot)
+        saved.append(frame.snapshot.plain())
     assert {"preempt", "revive", "share"} <= kinds  # the workload reached what it is meant to
-    # later steps never mutated an earlier snapshot (incremental copies share only immutable parts)
-    assert [f.snapshot for f in sim.frames] == saved
+    # later steps never changed what an earlier step's picture says
+    assert [f.snapshot.plain() for f in sim.frames] == saved
     assert [f.step for f in sim.frames] == list(range(len(sim.frames)))
     assert sim.last_step == sim.num_steps
 

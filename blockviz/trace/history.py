@@ -1,0 +1,181 @@
+"""The recording: each step's packed events, plus every value the views read kept as Versions.
+
+A step's picture (trace/snapshot.py) is a Snapshot(history, step) that reads these Versions at
+that step: building it copies nothing, and memory grows with what changed (blocks, hashes,
+requests that were touched), not with the pool size or the context lengths. Token ids are kept
+once per request in one append-only list. A bounded history (`forget_before`) drops the steps
+before a window and every version no later step can read.
+"""
+from array import array
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from blockviz.trace.events import Event, unpack_events
+from blockviz.trace.versions import Versions
+
+
+@dataclass(frozen=True, slots=True)
+class BlockView:
+    block_id: int
+    ref_count: int
+    hash: int
+    token_ids: tuple[int, ...]
+
+
+EMPTY_TABLE: tuple = ((), 0)
+
+
+class SeqHistory:
+    """One request over time. token_ids is append-only (a request never loses a token, even when
+    preempted), so its length at a step says which tokens it had then."""
+    __slots__ = ("seq_id", "label", "token_ids", "num_prompt_tokens", "max_tokens", "arrived",
+                 "kept", "gap", "table", "status", "epoch")
+
+    def __init__(self, seq_id: int, label: str, token_ids: list[int], num_prompt_tokens: int,
+                 max_tokens: int, arrived: int):
+        self.seq_id, self.label, self.token_ids = seq_id, label, token_ids
+        self.num_prompt_tokens, self.max_tokens, self.arrived = num_prompt_tokens, max_tokens, arrived
+        self.kept = array("q")    # the step at which each completion token was appended
+        self.gap = Versions()     # num_tokens - num_cached_tokens: changes at admission, chunks, release
+        self.table = Versions()   # (block ids of this allocation, how many of them are in the table)
+        self.status = Versions()
+        self.epoch: list[int] = []  # the current allocation's block ids, appended as the table grows
+
+    def num_tokens(self, step: int) -> int:
+        return self.num_prompt_tokens + bisect_right(self.kept, step)
+
+    def update(self, step: int, num_tokens: int, num_cached_tokens: int, block_table, status: str):
+        while self.num_prompt_tokens + len(self.kept) < num_tokens:
+            self.kept.append(step)
+        self.gap.set(step, num_tokens - num_cached_tokens)
+        self.status.set(step, status)
+        epoch, length = self.table.last or EMPTY_TABLE
+        n = len(block_table)
+        if n == length:
+            return
+        if n == 0:
+            self.table.set(step, EMPTY_TABLE)
+            return
+        if length == 0 or n < length:  # a new allocation (after a release, or the first)
+            self.epoch = list(block_table)
+        else:
+            self.epoch.extend(block_table[length:])
+        self.table.set(step, (self.epoch, n))
+
+
+class History:
+
+    def __init__(self, block_size: int, num_blocks: int, free_order: list[int] | None = None, start: int = 0):
+        """`free_order`: the free queue at `start` (every block id once; default 0..N-1). A history
+        may start at a later step (a picture of a live engine, a segment of a saved trace)."""
+        self.block_size = block_size
+        self.num_blocks = num_blocks
+        order = list(range(num_blocks)) if free_order is None else list(free_order)
+        self.initial_order = order
+        self.first_step = start           # the oldest step still kept
+        self.num_steps = start            # the step being written next (the last one is num_steps - 1)
+        self.packed: list[bytes] = []     # events of step first_step + i
+        self.payloads: dict[int, dict] = {}
+        self.blocks: dict[int, Versions] = {}   # only blocks that ever changed
+        self.tickets: dict[int, Versions] = {}  # place in the free queue (-1: in use)
+        self.next_ticket = num_blocks           # blocks start with tickets 0..N-1 in initial_order
+        self.initial_ticket = {block_id: i for i, block_id in enumerate(order)}
+        self.hashes: dict[int, Versions] = {}   # hash -> block id it maps to (-1: not in the map)
+        self.seqs: dict[int, SeqHistory] = {}   # in arrival order
+        self.queues = Versions()                # (waiting ids, running ids)
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def set_block(self, step: int, view: BlockView):
+        versions = self.blocks.get(view.block_id)
+        if versions is None:
+            versions = self.blocks[view.block_id] = Versions()
+        versions.set(step, view)
+
+    def leave_free_queue(self, step: int, block_id: int):
+        self._ticket(block_id).set(step, -1)
+
+    def join_free_queue(self, step: int, block_id: int):
+        self._ticket(block_id).set(step, self.next_ticket)
+        self.next_ticket += 1
+
+    def _ticket(self, block_id: int) -> Versions:
+        versions = self.tickets.get(block_id)
+        if versions is None:
+            versions = self.tickets[block_id] = Versions()
+        return versions
+
+    def set_hash(self, step: int, h: int, block_id: int):
+        versions = self.hashes.get(h)
+        if versions is None:
+            versions = self.hashes[h] = Versions()
+        versions.set(step, block_id)
+
+    def add_seq(self, seq: SeqHistory):
+        self.seqs[seq.seq_id] = seq
+
+    def set_queues(self, step: int, waiting: tuple[int, ...], running: tuple[int, ...]):
+        self.queues.set(step, (waiting, running))
+
+    def end_step(self, packed_events: bytes, payload: dict | None = None):
+        """Close the step being written: its events (packed) and what only the live run knew."""
+        if payload:
+            self.payloads[self.num_steps] = payload
+        self.packed.append(packed_events)
+        self.num_steps += 1
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def last_step(self) -> int:
+        return self.num_steps - 1
+
+    def check_step(self, step: int) -> int:
+        if not self.first_step <= step <= self.last_step:
+            if 0 <= step < self.first_step:
+                raise IndexError(f"step {step} is no longer kept: this session keeps a bounded history "
+                                 f"(steps {self.first_step}..{self.last_step})")
+            raise IndexError(f"step {step} is not recorded (steps {self.first_step}..{self.last_step})")
+        return step
+
+    def events(self, step: int) -> tuple[Event, ...]:
+        return unpack_events(self.packed[self.check_step(step) - self.first_step])
+
+    def payload(self, step: int) -> dict | None:
+        return self.payloads.get(step)
+
+    def block(self, block_id: int, step: int) -> BlockView:
+        versions = self.blocks.get(block_id)
+        view = versions.at(step) if versions is not None else None
+        return view if view is not None else BlockView(block_id, 0, -1, ())
+
+    def ticket(self, block_id: int, step: int) -> int:
+        versions = self.tickets.get(block_id)
+        ticket = versions.at(step) if versions is not None else None
+        return self.initial_ticket[block_id] if ticket is None else ticket
+
+    # --- a bounded window ---------------------------------------------------------------------
+
+    def forget_before(self, step: int):
+        """Keep steps >= `step` only: drop older events, versions and requests finished before it."""
+        step = min(step, self.last_step)
+        if step <= self.first_step:
+            return
+        del self.packed[:step - self.first_step]
+        for old in [s for s in self.payloads if s < step]:
+            del self.payloads[old]
+        for table in (self.blocks, self.tickets):
+            for versions in table.values():
+                versions.forget_before(step)
+        for h in [h for h, v in self.hashes.items() if v.last == -1 and v.last_step <= step]:
+            del self.hashes[h]  # out of the map since before the window: no kept step can see it
+        for versions in self.hashes.values():
+            versions.forget_before(step)
+        self.queues.forget_before(step)
+        for seq_id in [i for i, s in self.seqs.items() if s.status.last == "finished" and s.status.last_step <= step]:
+            del self.seqs[seq_id]
+        for seq in self.seqs.values():
+            seq.gap.forget_before(step)
+            seq.table.forget_before(step)
+            seq.status.forget_before(step)
+        self.first_step = step
