@@ -1,6 +1,8 @@
 """Interface strings in English and Chinese: one table, merged from one module per area.
 
 Each area module (views.py, exercises.py, demo.py, lessons.py) defines STRINGS = {key: {"en": ..., "zh": ...}}.
+A text that counts `n` things may add "en.one", its English form for n == 1 ("1 token", not "1 tokens");
+Chinese needs none.
 """
 from importlib import import_module
 
@@ -29,4 +31,6 @@ def t(key: str, lang: str = "en", **fmt) -> str:
     if texts is None:
         raise KeyError(f"no interface string {key!r}")
     text = texts.get(lang) or texts["en"]
+    if fmt.get("n") == 1 and f"{lang}.one" in texts:
+        text = texts[f"{lang}.one"]
     return text.format(**fmt) if fmt else text
