@@ -6,7 +6,7 @@ cell that fills an f-string from the engine and shows it in the lesson's languag
 
 Everything here reads the engine; nothing changes a result. Pictures are the team's views
 (blockviz/views): `Lesson.view` draws one at a given step, `Lesson.show` puts live widgets under a
-player, following the timeline's cursor.
+player, at the step the lesson is talking about.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from blockviz.i18n import LANGS, t as tr
 from blockviz.trace.events import BlockReleased, Event
 from blockviz.trace.snapshot import Snapshot, SeqView
 from blockviz.views.render_view import render_view
+from blockviz.views.theme import matplotlib_fonts
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_DIR = PACKAGE_DIR.parent
@@ -494,21 +495,23 @@ class Lesson:
         display(Markdown(rows_markdown(rows, self.lang, columns)))
 
     def show(self, timeline, *views: str, label: str | None = None, step: int | None = None):
-        """Live widgets (blockviz.views.show) that follow the timeline's cursor: the dashboard when no view
-        is named, else a player above the named views ("pool", "mapping", "chain", "kv", "events", ...).
-        `step` moves the cursor there first; `label` picks the request of the mapping and chain views."""
+        """Live widgets (blockviz.views.show) at `step` (default: the timeline's cursor), kept there
+        while later cells run the engine on, so the picture stays beside its text: the dashboard
+        when no view is named, else a player driving the named views ("pool", "mapping", "chain",
+        "kv", "events", ...). `label` picks the request of the mapping and chain views."""
         import ipywidgets as w
         from blockviz.views import show
-        if step is not None:
-            timeline.seek(step)
+        at = {"step": step, "follow": False, "lang": self.lang}
         if not views:
-            return show(timeline, "dashboard", lang=self.lang)
+            return show(timeline, "dashboard", **at)
         seq_id = seq_id_of(timeline, label) if label else None
-        widgets = [show(timeline, "player", lang=self.lang)]
+        player = show(timeline, "player", **at)
+        widgets = []
         for view in views:
             options = {"seq_id": seq_id} if view in ("mapping", "chain") else {}
-            widgets.append(show(timeline, view, lang=self.lang, **options))
-        return w.VBox(widgets)
+            widgets.append(show(timeline, view, **(at | {"step": player.step}), **options))
+        player.drive(*widgets)
+        return w.VBox([player, *widgets])
 
     # exercises ---------------------------------------------------------------------------
     def exercise(self, question_en: str, question_zh: str, expected, explain_en: str = "", explain_zh: str = ""):
@@ -578,9 +581,15 @@ def pool_slots_figure(num_blocks: int, block_size: int, placed: dict[int, str], 
                       highlight: Iterable[int] = (), crossed: Iterable[int] = (), lang: str = "en"):
     """The physical pool as a grid (a row per block, a column per offset) with labels in some slots;
     `highlight` slots orange, `crossed` slots struck through (a wrong answer)."""
+    from matplotlib import rc_context
+    with rc_context({"font.family": matplotlib_fonts()}):  # the CJK font for Chinese labels
+        return _pool_slots_figure(num_blocks, block_size, placed, title, set(highlight), crossed, lang)
+
+
+def _pool_slots_figure(num_blocks: int, block_size: int, placed: dict[int, str], title: str,
+                       highlight: set[int], crossed: Iterable[int], lang: str):
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
-    highlight = set(highlight)
     fig, ax = plt.subplots(figsize=(1.1 + 0.75 * block_size, 0.45 + 0.36 * num_blocks))
     for b in range(num_blocks):
         for o in range(block_size):

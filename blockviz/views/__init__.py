@@ -12,7 +12,10 @@ VIEWS = ("dashboard", "pool", "mapping", "chain", "kv", "events", "metrics", "pl
 
 def show(timeline, view: str = "dashboard", lang: str = "en", **options):
     """A widget for `view` over `timeline` (a Simulator, an LLM session or a loaded trace).
-    `options` go to the view, e.g. show(llm, "kv", kv="v") for the V values instead of K."""
+    `options` go to the view: `step` (default: the timeline's cursor) is the step it opens at and
+    keeps until moved; `follow=True` moves it to each new step (default: on only when opened at the
+    live end); e.g. show(llm, "kv", step=3, kv="v") for the V values at step 3. Every widget has
+    `.step` and `.follow` (see stepping.py)."""
     from blockviz.views import dashboard, player, widgets  # ipywidgets only when a widget is asked for
     makers = {"dashboard": dashboard.Dashboard, "pool": widgets.PoolView, "mapping": widgets.MappingView,
               "chain": widgets.ChainView, "kv": widgets.KVView, "events": widgets.EventLog,

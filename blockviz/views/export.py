@@ -9,6 +9,7 @@ from matplotlib.animation import PillowWriter
 from matplotlib.figure import Figure
 
 from blockviz.i18n import t
+from blockviz.trace.events import RequestAdded
 from blockviz.views.render_metrics import metrics_rows, render_metrics
 from blockviz.views.render_view import SVG_VIEWS, has_kv, render_view
 from blockviz.views.svg import esc
@@ -20,8 +21,21 @@ VIEWS = SVG_VIEWS + ("metrics",)
 
 def indexes(timeline) -> tuple[TraceIndex, KVIndex]:
     """Shared across the steps of one export, so each frame is read once."""
-    snapshot = timeline.snapshot(0)
+    snapshot = timeline.snapshot(timeline.first_step)
     return TraceIndex(), KVIndex(snapshot.num_blocks, snapshot.block_size)
+
+
+def recorded_steps(timeline) -> range:
+    return range(timeline.first_step, timeline.last_step + 1)
+
+
+def first_busy_step(timeline) -> int:
+    """The first step where something happens: anything besides requests arriving (before the
+    first engine step the pool is all free, a picture that says nothing)."""
+    for step in recorded_steps(timeline):
+        if any(not isinstance(event, RequestAdded) for event in timeline.events(step)):
+            return step
+    return timeline.first_step
 
 
 def _figure(timeline, view: str, step: int, lang: str, dpi: float, **options) -> Figure:
@@ -50,9 +64,13 @@ def export_png(timeline, path, view: str = "pool", step: int | None = None, *, l
 
 
 def export_gif(timeline, path, view: str = "pool", steps=None, *, fps: float = 2, lang: str = "en",
-               dpi: float = 100, **options) -> Path:
-    """An animated GIF of `steps` (default: every recorded step), through matplotlib's PillowWriter."""
-    steps = list(range(len(timeline.frames)) if steps is None else steps)
+               dpi: float = 100, from_start: bool = False, **options) -> Path:
+    """An animated GIF of `steps` through matplotlib's PillowWriter. Default: every recorded step
+    from the first where something happens (see first_busy_step), or with `from_start` from the
+    first recorded step."""
+    if steps is None:
+        steps = range(timeline.first_step if from_start else first_busy_step(timeline), timeline.last_step + 1)
+    steps = list(steps)
     path = Path(path)
     writer = PillowWriter(fps=fps)
     if view == "metrics":
@@ -121,7 +139,7 @@ def export_html(timeline, path, views=None, steps=None, *, lang: str = "en", tit
     step through them (buttons, slider, arrow keys, space). Needs no kernel and no network.
     Default views: pool, mapping, chain, events, and kv when the timeline records K/V values."""
     views = views or ("pool", "mapping", "chain", "events") + (("kv",) if has_kv(timeline) else ())
-    steps = list(range(len(timeline.frames)) if steps is None else steps)
+    steps = list(recorded_steps(timeline) if steps is None else steps)
     title = title or t("player.title", lang)
     index, kv_index = indexes(timeline)
     frames = []
@@ -132,9 +150,9 @@ def export_html(timeline, path, views=None, steps=None, *, lang: str = "en", tit
         frames.append(f'<section class="bv-frame" data-step="{step}" data-title="{esc(frame_title)}" hidden>'
                       f'{svgs}</section>')
     buttons = (f'<button id="bv-back" aria-label="{esc(t("player.back", lang))}">◀</button>'
-               f'<button id="bv-play" data-play="▶ {esc(t("player.play", lang))}" '
-               f'data-pause="❚❚ {esc(t("player.pause", lang))}">▶ {esc(t("player.play", lang))}</button>'
-               f'<button id="bv-forward" aria-label="{esc(t("player.forward", lang))}">▶|</button>'
+               f'<button id="bv-forward" aria-label="{esc(t("player.forward", lang))}">▶</button>'
+               f'<button id="bv-play" data-play="▷ {esc(t("player.play", lang))}" '
+               f'data-pause="❚❚ {esc(t("player.pause", lang))}">▷ {esc(t("player.play", lang))}</button>'
                f'<input id="bv-slider" type="range" min="0" max="{len(steps) - 1}" value="0" '
                f'aria-label="{esc(t("player.jump", lang))}"> <span id="bv-label" aria-live="polite"></span>')
     page = (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>{esc(title)}</title>'

@@ -53,7 +53,7 @@ def narrate(event: ev.Event, labels: dict[int, str], lang: str = "en", decode: D
         case ev.Scheduled():
             items = ", ".join(f"{labels.get(s, f'#{s}')}×{n}" for s, n in zip(event.seq_ids, event.num_tokens))
             phase = t("phase.prefill" if event.is_prefill else "phase.decode", lang)
-            return t("ev.schedule", lang, phase=phase, items=items or "-", total=sum(event.num_tokens))
+            return t("ev.schedule", lang, phase=phase, items=items or "-", n=sum(event.num_tokens))
         case ev.Preempted():
             return t("ev.preempt", lang, seq=seq)
         case ev.TokenSampled() if not event.kept:

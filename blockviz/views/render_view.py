@@ -26,7 +26,7 @@ def default_seq(timeline, step: int) -> int | None:
     snapshot = timeline.snapshot(step)
     if snapshot.scheduled:
         return next(iter(snapshot.scheduled))
-    return next(reversed(snapshot.seqs), None)
+    return max(snapshot.seqs, default=None)  # seq ids count up as requests arrive
 
 
 def has_kv(timeline) -> bool:
@@ -43,7 +43,7 @@ def kv_svg(timeline, step: int, index: KVIndex, *, lang: str = "en", kv: str = "
         raise ValueError(f'kv must be "k" or "v", got {kv!r}')
     written = [s for e in timeline.events(step) if isinstance(e, KVWritten) for s in e.slots]
     snapshot = timeline.snapshot(step)
-    rows = sorted(snapshot.used_block_ids | {s // snapshot.block_size for s in written})[:MAX_BLOCKS]
+    rows = sorted({*snapshot.used_block_ids, *(s // snapshot.block_size for s in written)})[:MAX_BLOCKS]
     values = index.values(timeline.frames, step, kv, rows)  # only the rows shown: a GPU pool is large
     name = kv.upper()
     if values is None:

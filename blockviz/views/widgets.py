@@ -1,6 +1,7 @@
-"""Thin JupyterLab widgets over the pure renderers. Every view follows one timeline's cursor,
-renders only when what it shows changed, and works alone or inside the Dashboard. The pool, the
-largest view, sends the page only the blocks that changed."""
+"""Thin JupyterLab widgets over the pure renderers. Every view shows its own step (see
+stepping.py), renders only when what it shows changed, and works alone (with a bar showing its
+step and follow toggle) or driven by a player, as in the Dashboard. The pool, the largest view,
+sends the page only the blocks that changed. Their JavaScript and CSS are the files in js/."""
 import io
 
 import anywidget
@@ -8,138 +9,33 @@ import ipywidgets as w
 import traitlets
 
 from blockviz.i18n import t
+from blockviz.views.assets import STYLES, module
 from blockviz.views.render_metrics import MetricsIndex, render_metrics
 from blockviz.views.pool_patch import pool_patch
 from blockviz.views.render_pool import PoolPicture, pool_picture, render_block_detail, render_fold_detail
 from blockviz.views.render_view import labels_of, render_view
+from blockviz.views.stepping import Stepped, opening
 from blockviz.views.trace_index import KVIndex, TraceIndex
 
-# The pane and detail box every view draws into; a click on anything with data-block-id is sent back.
-FRAME_JS = """
-function frame(model, el) {
-  const pane = document.createElement("div");
-  pane.className = "bv-pane";
-  const detail = document.createElement("div");
-  detail.className = "bv-detail-box";
-  el.append(pane, detail);
-  const size = () => { pane.style.maxHeight = model.get("max_height") || "none"; };
-  const drawDetail = () => { detail.innerHTML = model.get("detail"); };
-  model.on("change:max_height", size);
-  model.on("change:detail", drawDetail);
-  pane.addEventListener("click", (e) => {
-    const target = e.target.closest("[data-block-id]");
-    if (target && +target.dataset.blockId >= 0) model.send({ block: +target.dataset.blockId });
-  });
-  size(); drawDetail();
-  return pane;
-}
-"""
-# Redraws the whole `svg` it is given.
-VIEW_ESM = FRAME_JS + """
-function render({ model, el }) {
-  const pane = frame(model, el);
-  const draw = () => { pane.innerHTML = model.get("svg"); };
-  model.on("change:svg", draw);
-  draw();
-}
-export default { render };
-"""
-# The pool: drawn whole from `full`, then changed cell by cell by each `patch` whose base is the
-# version shown. Any other patch means this page missed one (it opened late): it asks for `full` again.
-# Cells are keyed by their first block (data-block-id): one block, or a large pool's folded run.
-POOL_ESM = FRAME_JS + """
-function render({ model, el }) {
-  const pane = frame(model, el);
-  let shown = -1, svg, head, legend, group, cells;
-  const setAttrs = (node, attrs) => {
-    for (const name of node.getAttributeNames()) if (!(name in attrs)) node.removeAttribute(name);
-    for (const [name, value] of Object.entries(attrs)) {
-      if (node.getAttribute(name) !== value) node.setAttribute(name, value);
-    }
-  };
-  const part = (name) => svg.querySelector(`:scope > [data-part="${name}"]`);
-  const drawFull = () => {
-    const full = model.get("full");
-    if (!full.svg) return;
-    pane.innerHTML = full.svg;
-    svg = pane.firstElementChild;
-    head = part("head"); legend = part("legend"); group = part("cells");
-    cells = new Map([...group.children].map((node) => [+node.dataset.blockId, node]));
-    shown = full.version;
-  };
-  const applyPatch = () => {
-    const patch = model.get("patch");
-    if (patch.base !== shown) {
-      if (patch.version > shown) model.send({ full: true });
-      return;
-    }
-    if (patch.root) setAttrs(svg, patch.root);
-    if (patch.head !== undefined) head.innerHTML = patch.head;
-    if (patch.legend !== undefined) legend.innerHTML = patch.legend;
-    for (const key of patch.remove || []) { cells.get(key).remove(); cells.delete(key); }
-    for (const [key, attrs, body] of patch.cells) {
-      if (attrs) setAttrs(cells.get(key), attrs);
-      if (body !== null) cells.get(key).innerHTML = body;
-    }
-    for (const [key, attrs, body, before] of patch.insert || []) {
-      const node = document.createElementNS("http://www.w3.org/2000/svg", "g");
-      setAttrs(node, attrs);
-      node.innerHTML = body;
-      group.insertBefore(node, before === null ? null : cells.get(before));
-      cells.set(key, node);
-    }
-    shown = patch.version;
-  };
-  model.on("change:full", drawFull);
-  model.on("change:patch", applyPatch);
-  drawFull(); applyPatch();
-}
-export default { render };
-"""
-# The KV view: a K/V switch above the picture; the switch sets `kv`, Python redraws.
-KV_ESM = FRAME_JS + """
-function render({ model, el }) {
-  const s = model.get("strings");
-  const bar = document.createElement("div");
-  bar.className = "bv-toggle"; bar.setAttribute("role", "group"); bar.setAttribute("aria-label", s.group);
-  const buttons = ["k", "v"].map((kv) => {
-    const b = document.createElement("button");
-    b.textContent = s[kv]; b.dataset.kv = kv;
-    b.addEventListener("click", () => { model.set("kv", kv); model.save_changes(); });
-    bar.append(b);
-    return b;
-  });
-  el.append(bar);
-  const pane = frame(model, el);
-  const draw = () => {
-    pane.innerHTML = model.get("svg");
-    for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.kv === model.get("kv")));
-  };
-  model.on("change:svg change:kv", draw);
-  draw();
-}
-export default { render };
-"""
-VIEW_CSS = """.bv-pane { overflow: auto; } .bv-pane svg { display: block; } .bv-detail-box:empty { display: none; }
-.bv-toggle { display: flex; gap: 4px; padding: 2px 0 4px; }
-.bv-toggle button[aria-pressed="true"] { font-weight: bold; outline: 2px solid var(--jp-brand-color1, #0b5cad); }"""
-
-
-class TimelineView(anywidget.AnyWidget):
-    """Base: follows one timeline's cursor. Subclasses say what to draw at a step (`draw`), which
+class TimelineView(anywidget.AnyWidget, Stepped):
+    """Base: shows `step` of one timeline. Subclasses say what to draw at a step (`draw`), which
     options change it (`options`) and how the page gets it (`publish`)."""
-    _css = VIEW_CSS
+    _css = STYLES
     detail = traitlets.Unicode("").tag(sync=True)
     max_height = traitlets.Unicode("").tag(sync=True)
+    controls = traitlets.Bool(True).tag(sync=True)  # the step and follow bar; off under a player
+    strings = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, timeline, lang: str = "en", max_height: str = "", active: bool = True, **kwargs):
-        super().__init__(max_height=max_height, **kwargs)
-        self.timeline = timeline
+    def __init__(self, timeline, lang: str = "en", step: int | None = None, follow: bool | None = None,
+                 max_height: str = "", active: bool = True, strings: dict | None = None, **kwargs):
+        step, follow = opening(timeline, step, follow)
+        strings = {"step": t("view.step", lang), "follow": t("player.follow", lang)} | (strings or {})
+        super().__init__(step=step, follow=follow, max_height=max_height, strings=strings, **kwargs)
         self.lang = lang
         self.active = active     # an inactive view (a hidden tab) skips work until shown again
         self._shown = None
         self.block_listeners = []  # called with a block id when one is clicked
-        timeline.on_change(lambda cursor: self.refresh())
+        self.start(timeline)
         self.on_msg(self._on_msg)
         self.refresh()
 
@@ -152,14 +48,17 @@ class TimelineView(anywidget.AnyWidget):
     def publish(self, drawn):
         raise NotImplementedError
 
+    def show_step(self):
+        self.refresh()
+
     def refresh(self, force: bool = False):
         if not self.active:
             return
         # frames are immutable: the same frame object with the same options draws the same picture
-        key = (id(self.timeline.frame()), self.options())
+        key = (self.step, id(self.timeline.frame(self.step)), self.options())
         if key != self._shown or force:
             self._shown = key
-            self.publish(self.draw(self.timeline.cursor))
+            self.publish(self.draw(self.step))
 
     def set_active(self, active: bool):
         self.active = active
@@ -173,7 +72,7 @@ class TimelineView(anywidget.AnyWidget):
 
 class SvgView(TimelineView):
     """A view the page redraws whole from the `svg` it is sent."""
-    _esm = VIEW_ESM
+    _esm = module("frame.js", "view.js")
     svg = traitlets.Unicode("").tag(sync=True)
 
     def publish(self, drawn: str):
@@ -182,9 +81,10 @@ class SvgView(TimelineView):
 
 class PoolView(TimelineView):
     """Every physical block (a large pool folds runs of idle free blocks); click one for its
-    details. The page gets the whole pool once (`full`), then after each move of the cursor only
-    what changed (`patch`, see pool_patch.py), so a step in a large pool redraws the few blocks it changed."""
-    _esm = POOL_ESM
+    details. The page gets the whole pool once (`full`), then after each move only what changed
+    (`patch`, see pool_patch.py and js/pool_patch.js), so a step in a large pool redraws the few
+    blocks it changed."""
+    _esm = module("frame.js", "pool_patch.js", "pool.js")
     full = traitlets.Dict().tag(sync=True)   # {"version": n, "svg": the whole pool}
     patch = traitlets.Dict().tag(sync=True)  # {"base": n - 1, "version": n, **pool_patch(...)}
 
@@ -244,7 +144,7 @@ class PoolView(TimelineView):
 
 
 class RequestView(SvgView):
-    """A view of one request: `seq_id`, or (None) the request scheduled at the cursor."""
+    """A view of one request: `seq_id`, or (None) the request scheduled at the step shown."""
     view = ""
 
     def __init__(self, timeline, seq_id: int | None = None, lang: str = "en", **kwargs):
@@ -276,9 +176,6 @@ class ChainView(RequestView):
 class EventLog(SvgView):
     """This step's events, one narrated line each."""
 
-    def __init__(self, timeline, lang: str = "en", max_height: str = "220px", **kwargs):
-        super().__init__(timeline, lang, max_height=max_height, **kwargs)
-
     def options(self) -> tuple:
         return (self.lang,)
 
@@ -289,12 +186,11 @@ class EventLog(SvgView):
 class KVView(SvgView):
     """The recorded K or V values (`kv`: "k" or "v", switched in the page) of one layer and head in
     their slots (an LLMEngine's kv_layer, kv_head)."""
-    _esm = KV_ESM
+    _esm = module("frame.js", "kv.js")
     kv = traitlets.Enum(["k", "v"], "k").tag(sync=True)
-    strings = traitlets.Dict().tag(sync=True)
 
     def __init__(self, timeline, lang: str = "en", kv: str = "k", **kwargs):
-        snapshot = timeline.snapshot(0)
+        snapshot = timeline.snapshot(timeline.first_step)
         self.kv_index = KVIndex(snapshot.num_blocks, snapshot.block_size)
         strings = {key: t(f"kv.switch.{key}", lang) for key in ("group", "k", "v")}
         super().__init__(timeline, lang, kv=kv, strings=strings, **kwargs)
@@ -307,27 +203,32 @@ class KVView(SvgView):
         return render_view(self.timeline, "kv", step, lang=self.lang, kv_index=self.kv_index, kv=self.kv)
 
 
-class MetricsView(w.Image):
+class MetricsView(w.Image, Stepped):
     """Blocks per state, hit rate, preemptions and wasted slots over the whole timeline, with the
-    cursor marked. A matplotlib redraw costs ~100 ms, so inside the Dashboard it draws only while shown."""
+    step shown marked. A matplotlib redraw costs ~100 ms, so inside the Dashboard it draws only while shown."""
 
-    def __init__(self, timeline, lang: str = "en", active: bool = True, **kwargs):
-        super().__init__(format="png", **kwargs)
-        self.timeline, self.lang = timeline, lang
+    def __init__(self, timeline, lang: str = "en", step: int | None = None, follow: bool | None = None,
+                 active: bool = True, **kwargs):
+        step, follow = opening(timeline, step, follow)
+        super().__init__(format="png", step=step, follow=follow, **kwargs)
+        self.lang = lang
         self.active = active
         self.rows = MetricsIndex()
         self._shown = None
-        timeline.on_change(lambda cursor: self.refresh())
+        self.start(timeline)
+        self.refresh()
+
+    def show_step(self):
         self.refresh()
 
     def refresh(self):
         if not self.active:
             return
-        key = (self.timeline.cursor, len(self.timeline.frames), id(self.timeline.frames[-1]), self.lang)
+        key = (self.step, len(self.timeline.frames), id(self.timeline.frames[-1]), self.lang)
         if key == self._shown:
             return
         self._shown = key
-        fig = render_metrics(self.rows.update(self.timeline.frames), cursor=self.timeline.cursor, lang=self.lang)
+        fig = render_metrics(self.rows.update(self.timeline.frames), cursor=self.step, lang=self.lang)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=80)
         self.value = buffer.getvalue()
@@ -339,7 +240,7 @@ class MetricsView(w.Image):
 
 class RequestPicker(w.Dropdown):
     """Chooses the request that per-request views show; its options follow the requests that arrive."""
-    AUTO = -1  # show the request scheduled at the cursor
+    AUTO = -1  # show the request scheduled at the step shown
 
     def __init__(self, timeline, views: list[RequestView], lang: str = "en"):
         self.timeline, self.views, self.lang = timeline, views, lang

@@ -71,7 +71,7 @@ def test_the_kv_view_draws_what_the_whole_pool_holds(engines):
         payload = engine.frames[step].payload["kv"]
         pool[list(payload["slots"])] = payload["k"]
         written = [s for e in engine.events(step) if isinstance(e, KVWritten) for s in e.slots]
-        rows = sorted(engine.snapshot(step).used_block_ids | {s // snapshot.block_size for s in written})
+        rows = sorted({*engine.snapshot(step).used_block_ids, *(s // snapshot.block_size for s in written)})
         whole = render_kv(pool.reshape(snapshot.num_blocks, snapshot.block_size, -1), written, blocks=rows, step=step,
                           title="layer 0 · KV head 0 · K")
         assert render_view(engine, "kv", step) == whole

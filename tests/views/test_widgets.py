@@ -1,6 +1,8 @@
 import pytest
+import traitlets
 
 from blockviz import Simulator
+from blockviz.trace.timeline import Timeline
 from blockviz.states import classify
 from blockviz.views import VIEWS, show
 from blockviz.views.dashboard import Dashboard
@@ -27,27 +29,79 @@ def press(player, cmd, **extra):
     player._on_msg(player, {"cmd": cmd, **extra}, [])
 
 
-def test_dashboard_follows_the_cursor_and_runs_the_engine_past_the_end():
+def test_the_player_steps_its_own_step_and_runs_the_engine_past_the_end():
     sim = fresh()
     dash = Dashboard(sim)
-    assert dash.player.step == 0 and not dash.player.playing  # starts paused
+    assert dash.step == 0 and not dash.player.playing  # starts paused
     press(dash.player, "forward")  # past the recorded end: the engine runs
-    assert sim.last_step == 1 and dash.player.step == 1
+    assert sim.last_step == 1 and dash.step == dash.player.step == 1
     assert parse(dash.pool.svg).get("data-step") == "1"
     assert page_states(dash.pool.svg) == [s.value for s in classify(sim.snapshot(1))]
+    dash.tabs.selected_index = dash.tab_views.index(dash.events)
     assert parse(dash.events.svg).get("data-step") == "1"
     press(dash.player, "back")
-    assert sim.cursor == 0 and parse(dash.pool.svg).get("data-step") == "0"
+    assert parse(dash.pool.svg).get("data-step") == "0" and dash.pool.step == 0
     press(dash.player, "seek", step=999)
-    assert sim.is_finished() and sim.cursor == sim.last_step
-    assert "all requests finished" in dash.player.status
+    assert sim.is_finished() and dash.step == sim.last_step
+    assert "all requests finished" in dash.player.status and dash.player.at_end
     press(dash.player, "toggle")
     assert not dash.player.playing  # nothing left to play
     press(dash.player, "first")
     press(dash.player, "toggle")
     assert dash.player.playing
     press(dash.player, "last")
-    assert not dash.player.playing and sim.cursor == sim.last_step
+    assert not dash.player.playing and dash.step == sim.last_step
+    assert sim.cursor == sim.last_step  # the engine's runs moved the cursor; the player never seeks it
+
+
+def test_views_stay_at_the_step_they_were_opened_at_while_the_engine_runs_on():
+    sim = fresh()
+    sim.run(2)
+    views = {name: show(sim, name, step=1) for name in ("dashboard", "pool", "mapping", "chain", "events", "metrics",
+                                                          "player")}
+    sim.run()  # the engine runs on: new frames arrive, the cursor follows the live end
+    sim.seek(0)  # and a script moves the cursor
+    for name, view in views.items():
+        assert (view.step, view.follow) == (1, False), name
+    for name in ("pool", "mapping", "chain", "events"):
+        assert parse(views[name].svg).get("data-step") == "1", name
+    assert parse(views["dashboard"].pool.svg).get("data-step") == "1"
+
+
+def test_a_view_opened_at_the_live_end_follows_it_and_its_toggle_lets_go():
+    sim = fresh()
+    sim.run(1)
+    sim.seek(0)
+    at_cursor = show(sim, "pool")  # opened after a seek: at the cursor, not following
+    live = show(sim, "pool", step=sim.last_step)
+    dash = show(sim, step=-1)
+    assert (at_cursor.step, at_cursor.follow) == (0, False)
+    assert live.follow and dash.follow
+    sim.run(2)
+    assert live.step == dash.step == sim.last_step == 3 and at_cursor.step == 0
+    assert parse(live.svg).get("data-step") == "3" and parse(dash.pool.svg).get("data-step") == "3"
+    live.follow = False
+    press(dash.player, "back")  # leaving the live end lets go of it
+    sim.run(1)
+    assert live.step == 3 and dash.step == 2 and not dash.follow
+    at_cursor.follow = True  # the toggle: to the end at once, then along
+    assert at_cursor.step == sim.last_step
+    press(dash.player, "follow")
+    assert dash.follow and dash.step == sim.last_step
+
+
+def test_a_finished_trace_does_not_follow_and_steps_outside_it_are_refused(tmp_path):
+    sim = fresh()
+    sim.run()
+    trace = Timeline(sim.frames, sim.meta)
+    assert not show(trace, "pool", step=trace.last_step).follow  # nothing live to follow
+    with pytest.raises(IndexError, match="not recorded"):
+        show(trace, "pool", step=trace.last_step + 1)
+    view = show(trace, "mapping", step=2)
+    with pytest.raises(traitlets.TraitError, match="not recorded"):
+        view.step = trace.last_step + 1
+    view.step = 3
+    assert parse(view.svg).get("data-step") == "3"
 
 
 def test_clicking_a_block_shows_its_detail_and_a_second_click_closes_it():
@@ -96,29 +150,29 @@ def test_the_pool_page_follows_every_move_through_patches_and_a_late_page_catche
     moves = [("forward", {}), ("forward", {}), ("back", {}), ("seek", {"step": 5}), ("first", {}), ("last", {})]
     for cmd, extra in moves:
         press(dash.player, cmd, **extra)
-        assert page.svg() == render_view(sim, "pool", sim.cursor)
+        assert page.svg() == render_view(sim, "pool", dash.step)
     dash.pool._on_msg(dash.pool, {"block": 3}, [])  # a click outlines block 3: one more patch
-    assert page.svg() == render_view(sim, "pool", sim.cursor, selected=3)
+    assert page.svg() == render_view(sim, "pool", dash.step, selected=3)
     assert dash.pool.full["version"] == full_version  # all of it through patches
     late = PoolPage(dash.pool)  # opened now: its `full` is old, so it asks for the pool again
     assert dash.pool.full["version"] > full_version
-    assert late.svg() == page.svg() == render_view(sim, "pool", sim.cursor, selected=3)
+    assert late.svg() == page.svg() == render_view(sim, "pool", dash.step, selected=3)
     press(dash.player, "back")
     for shown in (page, late):
-        assert shown.svg() == render_view(sim, "pool", sim.cursor, selected=3)
+        assert shown.svg() == render_view(sim, "pool", dash.step, selected=3)
 
 
 def test_hidden_tabs_do_no_work_until_shown():
     sim = fresh()
     dash = Dashboard(sim)
-    sim.forward()
+    press(dash.player, "forward")
     assert parse(dash.mapping.svg).get("data-step") == "1"
-    assert dash.chain.svg == ""  # hidden since the start: never drawn
-    sim.forward()
+    assert dash.chain.svg == "" and dash.events.svg == ""  # hidden since the start: never drawn
+    press(dash.player, "forward")
     assert bytes(dash.metrics.value) == b""
     dash.tabs.selected_index = 1
     assert parse(dash.chain.svg).get("data-step") == "2"
-    dash.tabs.selected_index = 2
+    dash.tabs.selected_index = dash.tab_views.index(dash.metrics)
     assert bytes(dash.metrics.value).startswith(b"\x89PNG")
 
 
@@ -134,13 +188,14 @@ def test_request_picker_follows_arrivals_and_drives_the_request_views():
 
 def test_views_work_alone_and_only_redraw_when_their_frame_changes():
     sim = fresh()
-    mapping, chain = MappingView(sim), ChainView(sim)
     sim.run(2)
-    sim.seek(1)
+    mapping, chain = MappingView(sim, step=1), ChainView(sim, step=1)
     assert parse(mapping.svg).get("data-step") == "1" and parse(chain.svg).get("data-view") == "chain"
+    assert mapping.controls  # alone, it shows its step and follow toggle
     before = mapping.svg
     mapping.svg = "sentinel"
-    sim.seek(1)  # same frame, same options: no redraw
+    mapping.step = 1  # same frame, same options: no redraw
+    sim.run(1)        # new frames elsewhere: none
     assert mapping.svg == "sentinel"
     mapping.refresh(force=True)
     assert mapping.svg == before
@@ -166,9 +221,9 @@ def test_a_loaded_trace_plays_back_and_stops_at_its_end(tmp_path):
     trace = load_trace(tmp_path / "trace.json")
     dash = Dashboard(trace)
     press(dash.player, "seek", step=trace.last_step + 5)
-    assert trace.cursor == trace.last_step and "end of the recorded trace" in dash.player.status
+    assert dash.step == trace.last_step and "end of the recorded trace" in dash.player.status
     press(dash.player, "forward")
-    assert trace.cursor == trace.last_step and not dash.player.playing
+    assert dash.step == trace.last_step and not dash.player.playing
     assert page_states(dash.pool.svg) == [s.value for s in classify(sim.snapshot(sim.last_step))]
 
 
@@ -181,7 +236,7 @@ def test_a_gpu_sized_pool_page_follows_folds_and_a_click_on_a_fold_shows_the_run
     for cmd, extra in [("forward", {}), ("forward", {}), ("seek", {"step": 9}), ("back", {}), ("first", {}),
                        ("last", {})]:
         press(dash.player, cmd, **extra)
-        assert page.svg() == render_view(sim, "pool", sim.cursor)
+        assert page.svg() == render_view(sim, "pool", dash.step)
     press(dash.player, "first")  # step 0: block 0 is next, blocks 1–65 535 fold into one cell
     assert [cell.key for cell in dash.pool.picture.cells] == [0, 1]
     dash.pool._on_msg(dash.pool, {"block": 1}, [])  # what a click on the folded run sends

@@ -1,0 +1,85 @@
+// The pool's patch protocol, for any page that shows a pool: the anywidget view (pool.js) and a
+// plain page such as the classroom's class page import these two functions.
+//
+// A page draws the whole pool from a full picture {version, svg}, then applies each patch
+// {base, version, root?, head?, legend?, cells, remove?, insert?} (made by
+// blockviz/views/pool_patch.py) whose base is the version it shows. A patch on any other base means
+// the page missed one (it opened late, or a message was lost): applyPatch says "missed" and the page
+// asks for the full picture again. Cells are the <g> elements of the cells part, keyed by their
+// first block (data-block-id): one block, or in a large pool a folded run of free blocks.
+
+export const MOTION_MS = 250;
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// Draws `full` into `el`; returns the page state applyPatch works on.
+export function showFull(el, full) {
+  el.innerHTML = full.svg;
+  const svg = el.firstElementChild;
+  const part = (name) => svg.querySelector(`:scope > [data-part="${name}"]`);
+  const group = part("cells");
+  return {
+    svg, group, head: part("head"), legend: part("legend"), version: full.version,
+    cells: new Map([...group.children].map((node) => [+node.dataset.blockId, node])),
+  };
+}
+
+// "applied"; "old" for a patch already superseded (ignored); "missed" when the page must ask for
+// the full picture. Nothing changes unless the patch applies whole. With `motion`, a cell whose
+// colour changed fades to it and a block that left or joined the free queue slides in, through
+// the Web Animations API, which leaves the document's markup as the patch made it.
+export function applyPatch(page, patch, { motion = false } = {}) {
+  if (patch.base !== page.version) return patch.version > page.version ? "missed" : "old";
+  const has = (key) => page.cells.has(key);
+  const keys = [...(patch.remove || []), ...patch.cells.map(([key]) => key)];
+  const befores = (patch.insert || []).map(([, , , before]) => before).filter((before) => before !== null);
+  if (!keys.every(has) || !befores.every(has)) return "missed";
+  if (patch.root) setAttrs(page.svg, patch.root);
+  if (patch.head !== undefined) page.head.innerHTML = patch.head;
+  if (patch.legend !== undefined) page.legend.innerHTML = patch.legend;
+  for (const key of patch.remove || []) {
+    page.cells.get(key).remove();
+    page.cells.delete(key);
+  }
+  for (const [key, attrs, body] of patch.cells) {
+    const node = page.cells.get(key);
+    const was = motion ? looks(node) : null;
+    if (attrs) setAttrs(node, attrs);
+    if (body !== null) node.innerHTML = body;
+    if (was) move(node, was);
+  }
+  for (const [key, attrs, body, before] of patch.insert || []) {
+    const node = page.svg.ownerDocument.createElementNS(SVG_NS, "g");
+    setAttrs(node, attrs);
+    node.innerHTML = body;
+    page.group.insertBefore(node, before === null ? null : page.cells.get(before));
+    page.cells.set(key, node);
+  }
+  page.version = patch.version;
+  return "applied";
+}
+
+// Sets exactly `attrs` on `node`: others are removed, those unchanged are left alone.
+export function setAttrs(node, attrs) {
+  for (const name of node.getAttributeNames()) if (!(name in attrs)) node.removeAttribute(name);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+  }
+}
+
+function looks(node) {
+  const rect = node.querySelector("rect");
+  return { fill: rect && rect.getAttribute("fill"), queued: +node.dataset.queue >= 0 };
+}
+
+function move(node, was) {
+  if (typeof node.animate !== "function") return;  // a page without Web Animations just shows the result
+  const timing = { duration: MOTION_MS, easing: "ease-out" };
+  const now = looks(node);
+  if (was.fill && now.fill && was.fill !== now.fill) {
+    node.querySelector("rect").animate([{ fill: was.fill }, { fill: now.fill }], timing);
+  }
+  if (was.queued !== now.queued) {  // into a block table (allocated) from the left, back to the queue from the right
+    const from = now.queued ? "translate(12px, 0)" : "translate(-12px, 0)";
+    node.animate([{ transform: from, opacity: 0.4 }, { transform: "none", opacity: 1 }], timing);
+  }
+}
