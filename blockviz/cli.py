@@ -61,6 +61,11 @@ def demo(args: argparse.Namespace) -> int:
         return 2
 
 
+def vllm(args: argparse.Namespace, extra: list[str]) -> int:
+    from blockviz.vllm.cli import run
+    return run(args, extra)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="blockviz", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -71,6 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--trace", metavar="FILE", help="also save the trace as JSON")
     sub.add_parser("exercise", help="practise hand calculations (blockviz exercise --help)", add_help=False)
     add_demo_parser(sub)
+    from blockviz.vllm.cli import add_vllm_parser
+    add_vllm_parser(sub)
     return parser
 
 
@@ -119,7 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["exercise"]:
         return exercise(argparse.Namespace(), argv[1:])
+    extra = []   # `blockviz vllm serve ... -- ARGS`: ARGS go to vLLM as they are
+    if argv[:1] == ["vllm"] and "--" in argv:
+        argv, extra = argv[:argv.index("--")], argv[argv.index("--") + 1:]
     args = build_parser().parse_args(argv)
+    if args.command == "vllm":
+        return vllm(args, extra)
     return {"simulate": simulate, "demo": demo}[args.command](args)
 
 

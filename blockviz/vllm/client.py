@@ -1,0 +1,79 @@
+"""The few HTTP calls blockviz makes to a vLLM OpenAI-compatible server (standard library only)."""
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+
+from prometheus_client.parser import text_string_to_metric_families
+
+
+class ServerError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    prompt_tokens: int
+    cached_tokens: int          # usage.prompt_tokens_details.cached_tokens: vLLM's own count of reuse
+    completion_tokens: int
+
+
+class Client:
+
+    def __init__(self, api: str = "http://127.0.0.1:8000", timeout: float = 60.0):
+        self.api, self.timeout = api.rstrip("/"), timeout
+        self._model: str | None = None
+
+    def _call(self, path: str, body: dict | None = None, method: str | None = None) -> bytes:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.api + path, data, {"Content-Type": "application/json"},
+                                         method=method or ("POST" if data is not None else "GET"))
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return response.read()
+        except urllib.error.HTTPError as e:
+            raise ServerError(f"{self.api}{path}: HTTP {e.code} {e.read()[:300].decode(errors='replace')}") from None
+        except (urllib.error.URLError, OSError) as e:
+            raise ServerError(f"{self.api}{path}: {getattr(e, 'reason', e)}") from None
+
+    @property
+    def model(self) -> str:
+        if self._model is None:
+            self._model = json.loads(self._call("/v1/models"))["data"][0]["id"]
+        return self._model
+
+    def ready(self) -> bool:
+        try:
+            self._call("/health")
+            return True
+        except ServerError:
+            return False
+
+    def complete(self, prompt: list[int] | str, max_tokens: int = 1) -> Completion:
+        """A greedy completion of token ids (or text); what vLLM reports it reused comes back."""
+        body = {"model": self.model, "prompt": prompt, "max_tokens": max_tokens, "temperature": 0}
+        reply = json.loads(self._call("/v1/completions", body))
+        usage = reply["usage"]
+        details = usage.get("prompt_tokens_details") or {}
+        return Completion(reply["choices"][0]["text"], usage["prompt_tokens"], details.get("cached_tokens") or 0,
+                          usage["completion_tokens"])
+
+    def reset_prefix_cache(self):
+        """vLLM's /reset_prefix_cache (a development endpoint: the server needs VLLM_SERVER_DEV_MODE=1,
+        which `blockviz vllm serve --dev-mode` sets)."""
+        self._call("/reset_prefix_cache", {}, method="POST")
+
+    def kv_event_sources(self) -> dict:
+        """The KV-event publisher settings per data-parallel rank, as the server reports them."""
+        return json.loads(self._call("/kv_event_sources"))
+
+    def prefix_cache_counters(self) -> dict[str, float]:
+        """Prompt tokens looked up in and found in the prefix cache, from /metrics (summed over engines)."""
+        text = self._call("/metrics").decode()
+        totals = {"queries": 0.0, "hits": 0.0}
+        for family in text_string_to_metric_families(text):
+            for name in totals:
+                if family.name == f"vllm:prefix_cache_{name}":
+                    totals[name] += sum(sample.value for sample in family.samples if sample.name.endswith("_total"))
+        return totals
