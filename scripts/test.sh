@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 if [ -f tests/browser/install_chromium.sh ]; then
     bash tests/browser/install_chromium.sh
 fi
+bash tests/views/js/install_node.sh  # node and jsdom for the JavaScript modules' tests
 bash scripts/setup.sh
 # the real vLLM that tests/vllm watch (its own environment, 3.4 GB, about 4 minutes the first time)
 bash scripts/vllm_env.sh

@@ -15,11 +15,11 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 export function showFull(el, full) {
   el.innerHTML = full.svg;
   const svg = el.firstElementChild;
-  const part = (name) => svg.querySelector(`:scope > [data-part="${name}"]`);
+  const part = (name) => [...svg.children].find((node) => node.getAttribute("data-part") === name);
   const group = part("cells");
   return {
     svg, group, head: part("head"), legend: part("legend"), version: full.version,
-    cells: new Map([...group.children].map((node) => [+node.dataset.blockId, node])),
+    cells: new Map([...group.children].map((node) => [+node.getAttribute("data-block-id"), node])),
   };
 }
 
@@ -68,7 +68,7 @@ export function setAttrs(node, attrs) {
 
 function looks(node) {
   const rect = node.querySelector("rect");
-  return { fill: rect && rect.getAttribute("fill"), queued: +node.dataset.queue >= 0 };
+  return { fill: rect && rect.getAttribute("fill"), queued: +node.getAttribute("data-queue") >= 0 };
 }
 
 function move(node, was) {

@@ -1,0 +1,54 @@
+"""The front-end modules' own tests (tests/views/js/*.test.mjs), run by node's test runner from the
+one pytest command, with pictures and patches of real engine runs for the pool's patch protocol.
+scripts/test.sh installs Debian's nodejs and node-jsdom when node is missing."""
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from blockviz import Simulator
+from blockviz.views.pool_patch import pool_patch
+from blockviz.views.render_pool import pool_picture
+
+from conftest import build_gpu_sized
+
+HERE = Path(__file__).resolve().parent
+JSDOM = Path("/usr/share/nodejs")  # where Debian's node-jsdom puts jsdom
+
+
+def runs() -> list[dict]:
+    """Each run: the first picture, then a patch and the picture it must give, for every move
+    (forward through every step, then jumps back and forth)."""
+    small = Simulator(num_blocks=12, block_size=4)
+    small.add("the cat sat on the mat", max_tokens=6)
+    small.add("the cat sat on a hat", max_tokens=6)
+    small.run()
+    out = []
+    for name, sim in (("12 blocks", small), ("65 536 blocks, folded runs", build_gpu_sized(65536))):
+        moves = [*range(sim.last_step + 1), 2, sim.last_step, 0, 3]
+        shown = pool_picture(sim.snapshot(moves[0]), sim.events(moves[0]))
+        steps = []
+        for version, step in enumerate(moves[1:], start=2):
+            new = pool_picture(sim.snapshot(step), sim.events(step), selected=1 if step == 3 else None)
+            steps.append({"patch": {"base": version - 1, "version": version, **pool_patch(shown, new)}, "svg": new.svg()})
+            shown = new
+        out.append({"name": name, "full": {"version": 1, "svg": pool_picture(sim.snapshot(0), sim.events(0)).svg()},
+                    "steps": steps})
+    return out
+
+
+def test_javascript_modules_pass_their_tests_in_node(tmp_path):
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node not found (scripts/test.sh installs Debian's nodejs and node-jsdom)")
+    fixture = tmp_path / "pool.json"
+    fixture.write_text(json.dumps(runs()))
+    env = {**os.environ, "BV_POOL_FIXTURE": str(fixture),
+           "NODE_PATH": os.pathsep.join(filter(None, [os.environ.get("NODE_PATH"), str(JSDOM)]))}
+    done = subprocess.run([node, "--test", *sorted(map(str, (HERE / "js").glob("*.test.mjs")))], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    assert "# fail 0" in done.stdout and "# skipped 0" in done.stdout, done.stdout[-3000:]
