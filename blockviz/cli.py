@@ -55,7 +55,9 @@ def demo(args: argparse.Namespace) -> int:
         if args.system_prompt is not None:
             settings.system_prompt = args.system_prompt
         from blockviz.demo.server import serve
-        return serve(settings, ip=args.ip, port=args.port, open_browser=not args.no_browser, workdir=args.dir)
+        ip = "0.0.0.0" if args.share and args.ip == "127.0.0.1" else args.ip
+        return serve(settings, ip=ip, port=args.port, class_port=args.class_port, open_browser=not args.no_browser,
+                     workdir=args.dir)
     except (DemoError, ValueError, OSError) as e:
         print(f"blockviz demo: {e}", file=sys.stderr)
         return 2
@@ -86,8 +88,9 @@ def add_demo_parser(sub):
     from blockviz.models.config import DTYPE_NAMES
     d = DemoSettings()
     demo = sub.add_parser("demo", help="classroom demo: a real model serving requests that share a system prompt, live",
-                          description="Serve a live dashboard (JupyterLab, token-protected): many requests share a "
-                          "system prompt while the block pool fills, shares, evicts and preempts.")
+                          description="Serve a live dashboard to the teacher (JupyterLab, token-protected, on "
+                          "127.0.0.1) and a read-only class page for the projector and students' devices: many "
+                          "requests share a system prompt while the block pool fills, shares, evicts and preempts.")
     demo.add_argument("--model", metavar="PATH", help="a Qwen3 checkpoint folder (default: the embedded model)")
     demo.add_argument("--device", choices=["cpu", "cuda"], help="default: cuda when available, else cpu")
     demo.add_argument("--dtype", choices=DTYPE_NAMES,
@@ -113,9 +116,11 @@ def add_demo_parser(sub):
     demo.add_argument("--refresh-ms", type=int, default=d.refresh_ms, metavar="MS",
                       help="refresh the views at most this often while generating (default %(default)s)")
     demo.add_argument("--seed", type=int, default=d.seed, help="sampling seed (default %(default)s)")
-    demo.add_argument("--ip", default="127.0.0.1", help="address to listen on; 0.0.0.0 shares it with a class "
-                      "(still token-protected) (default %(default)s)")
-    demo.add_argument("--port", type=int, help="default: a free port")
+    demo.add_argument("--share", action="store_true", help="open the read-only class page to the network "
+                      "(as --ip 0.0.0.0); the teacher's JupyterLab always stays on 127.0.0.1")
+    demo.add_argument("--ip", default="127.0.0.1", help="address the class page listens on (default %(default)s)")
+    demo.add_argument("--port", type=int, help="the teacher's JupyterLab port (default: a free port)")
+    demo.add_argument("--class-port", type=int, metavar="PORT", help="the class page's port (default: a free port)")
     demo.add_argument("--lang", choices=["en", "zh"], default=d.lang)
     demo.add_argument("--dir", metavar="PATH", help="working folder for the notebook and settings "
                       "(default: a temporary folder, removed at exit)")

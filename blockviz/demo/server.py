@@ -1,12 +1,16 @@
-"""`blockviz demo`: write the demo notebook into a working folder and serve it with JupyterLab.
+"""`blockviz demo`: write the demo notebook into a working folder, serve it to the teacher with
+JupyterLab, and serve the read-only class page (classroom.py) from this process.
 
 The folder holds the notebook (demo.ipynb), the settings it reads (blockviz-demo.json, found through
 $BLOCKVIZ_DEMO_SETTINGS), JupyterLab's own config and settings (so a user's config cannot change the
 demo), and a tiny prebuilt JupyterLab extension that runs a notebook marked {"blockviz": {"autorun":
 true}} as soon as its kernel is ready, so the dashboard appears without pressing anything.
 
-The server listens on 127.0.0.1 unless --ip says otherwise, always with a fresh random token (passed
-through the environment, not the command line, so other users cannot read it with `ps`).
+Two pages, two ports. The teacher's JupyterLab listens on 127.0.0.1 only, with a fresh random token
+(passed through the environment, not the command line, so other users cannot read it with `ps`) and
+terminals disabled. The class page listens on 127.0.0.1 too unless --ip or --share opens it to the
+network: it runs no code and serves no files, so sharing it gives a class nothing but the page. The
+teacher's kernel reaches the class server on 127.0.0.1 with a key of its own ($BLOCKVIZ_CLASS_KEY).
 """
 import json
 import os
@@ -24,6 +28,8 @@ from pathlib import Path
 
 import nbformat
 
+from blockviz.demo.classroom import ClassServer
+from blockviz.demo.link import KEY_ENV, URL_ENV
 from blockviz.demo.settings import SETTINGS_ENV, SETTINGS_FILE, DemoError, DemoSettings, Plan
 from blockviz.i18n import t as tr
 
@@ -144,14 +150,17 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-def urls(ip: str, port: int, token: str) -> list[str]:
-    """The URLs to print: for a shared address, by host name and by LAN address; then this machine's."""
-    path = f"/doc/tree/{NOTEBOOK}?token={token}"
+def teacher_url(port: int, token: str) -> str:
+    return f"http://127.0.0.1:{port}/doc/tree/{NOTEBOOK}?token={token}"
+
+
+def class_urls(ip: str, port: int) -> list[str]:
+    """The class page's URLs: for a shared address by LAN address and host name, else the one address."""
     if ip in ("0.0.0.0", "::", ""):
-        hosts = [socket.gethostname(), lan_address(), "127.0.0.1"]
-        return [f"http://{host}:{port}{path}" for host in dict.fromkeys(h for h in hosts if h)]
+        hosts = [lan_address(), socket.gethostname(), "127.0.0.1"]
+        return [f"http://{host}:{port}/" for host in dict.fromkeys(h for h in hosts if h)]
     host = f"[{ip}]" if ":" in ip else ip
-    return [f"http://{host}:{port}{path}"]
+    return [f"http://{host}:{port}/"]
 
 
 def wait_until_ready(server: subprocess.Popen, base: str, token: str, log: Path):
@@ -169,44 +178,50 @@ def wait_until_ready(server: subprocess.Popen, base: str, token: str, log: Path)
 
 
 def serve(settings: DemoSettings, ip: str = "127.0.0.1", port: int | None = None, open_browser: bool = True,
-          workdir: str | Path | None = None, plan: Plan | None = None, out=sys.stdout) -> int:
-    """Check the settings, write the demo folder, run JupyterLab until Ctrl+C (or SIGTERM)."""
+          workdir: str | Path | None = None, plan: Plan | None = None, class_port: int | None = None,
+          out=sys.stdout) -> int:
+    """Check the settings, write the demo folder, serve the class page (on `ip`, `class_port`) and
+    the teacher's JupyterLab (on 127.0.0.1, `port`) until Ctrl+C (or SIGTERM)."""
     plan = plan or settings.resolve()
-    port = check_address(ip, port)
+    port = check_address("127.0.0.1", port)
+    class_port = check_address(ip, class_port)
     made_workdir = workdir is None
     workdir = Path(tempfile.mkdtemp(prefix="blockviz-demo-") if workdir is None else workdir).resolve()
     paths = write_workdir(settings, workdir)
-    token = secrets.token_hex(24)
+    token, key = secrets.token_hex(24), secrets.token_hex(24)
+    classroom = ClassServer(settings.lang, key, ip, class_port).start()
     jupyter = paths["jupyter"]
     env = {**os.environ, SETTINGS_ENV: str(paths["settings"]), "JUPYTER_TOKEN": token,
+           URL_ENV: classroom.publish_url, KEY_ENV: key,
            "JUPYTER_CONFIG_DIR": str(jupyter / "config"), "JUPYTER_RUNTIME_DIR": str(jupyter / "runtime"),
            "JUPYTERLAB_SETTINGS_DIR": str(jupyter / "lab" / "user-settings"),
            "JUPYTERLAB_WORKSPACES_DIR": str(jupyter / "lab" / "workspaces")}
     env.pop("JUPYTER_TOKEN_FILE", None)
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--ServerApp.ip={ip}", f"--ServerApp.port={port}",
-               "--ServerApp.port_retries=0", f"--ServerApp.root_dir={workdir}", "--ServerApp.allow_root=True"]
-    if ip not in ("127.0.0.1", "localhost", "::1"):
-        command.append("--ServerApp.allow_remote_access=True")
-    local = "127.0.0.1" if ip in ("0.0.0.0", "") else "[::1]" if ip == "::" else f"[{ip}]" if ":" in ip else ip
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+               f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--ServerApp.root_dir={workdir}",
+               "--ServerApp.allow_root=True", "--ServerApp.terminals_enabled=False"]
     with open(paths["log"], "w") as log:
         # its own session: Ctrl+C reaches only this process, which then stops the server cleanly
         server = subprocess.Popen(command, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=log,
                                   stderr=subprocess.STDOUT, start_new_session=True)
     previous = signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
-        wait_until_ready(server, f"http://{local}:{port}", token, paths["log"])
-        links = urls(ip, port, token)
+        wait_until_ready(server, f"http://127.0.0.1:{port}", token, paths["log"])
+        teacher, classes = teacher_url(port, token), class_urls(ip, classroom.port)
         print(f"blockviz demo: {plan.describe()}", file=out)
         print(f"folder: {workdir} (JupyterLab log: {paths['log'].name})", file=out)
-        if ip not in ("127.0.0.1", "localhost", "::1"):
-            print(f"shared on {ip}:{port}: anyone with this URL (it carries the token) can run code here; "
-                  "share it only with your class", file=out)
-        print("open (the URL carries the access token):\n", file=out)
-        for link in links:
-            print(f"    {link}", file=out)
-        print("\npress Ctrl+C to stop", file=out, flush=True)
+        print(f"teacher: {teacher}", file=out)
+        print(f"class: {classes[0]}", file=out)
+        for other in classes[1:]:
+            print(f"    (the class page also answers at {other})", file=out)
+        if ip in ("127.0.0.1", "localhost", "::1"):
+            print("the class page is on this machine only; --share opens it (and only it) to the network", file=out)
+        else:
+            print("the class page is open to the network: read-only, no code, no files; the teacher's page "
+                  "(with its token) stays on 127.0.0.1: keep it to yourself", file=out)
+        print("press Ctrl+C to stop", file=out, flush=True)
         if open_browser:
-            webbrowser.open(links[-1])
+            webbrowser.open(teacher)
         return server.wait()
     except KeyboardInterrupt:
         print("\nstopping", file=out, flush=True)
@@ -220,5 +235,6 @@ def serve(settings: DemoSettings, ip: str = "127.0.0.1", port: int | None = None
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+        classroom.stop()
         if made_workdir:
             shutil.rmtree(workdir, ignore_errors=True)

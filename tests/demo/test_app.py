@@ -1,5 +1,6 @@
 """The demo dashboard without a browser: generation, throttled views, typed prompts, the live loop."""
 import asyncio
+import re
 import threading
 import time
 
@@ -30,8 +31,13 @@ def test_generate_serves_every_request_and_the_views_end_on_the_last_step(settin
     assert pool_states(demo) == [s.value for s in classify(engine.snapshot())]
     assert f'data-step="{engine.num_steps}"' in demo.stats.value
     assert demo.table.value.count('data-status="finished"') == 4
-    shared = sum(e.kind == "share" for f in engine.frames for e in f.events)
+    shared = sum(e.kind == "share" for s in range(engine.last_step + 1) for e in engine.events(s))
     assert shared > 0  # later requests reuse the system prompt's blocks
+    # ... and the table still says so after they finished (num_cached_tokens is back to 0 by then)
+    hits = re.findall(r'data-status="finished" data-label="\w+" data-seq="\d+" data-hit-blocks="(\d+)"', demo.table.value)
+    assert len(hits) == 4 and sum(map(int, hits)) > 0
+    assert all(seq.num_cached_tokens == 0 for seq in engine.snapshot().seqs.values())
+    assert f'data-saved="{demo.ledger.tokens_saved}"' in demo.totals.value and demo.ledger.tokens_saved > 0
 
 
 def test_views_refresh_far_less_often_than_the_engine_steps(settings):
@@ -75,11 +81,11 @@ def test_the_live_loop_yields_between_steps_and_stepping_back_pauses_it(settings
 
     async def scenario():
         demo.play()
-        assert demo._task is not None and demo.playing  # returns at once: a task on the loop
+        assert demo.live.task is not None and demo.playing  # returns at once: a task on the loop
         while demo.engine.num_steps < 3:
             await asyncio.sleep(0)
         demo.engine.seek(1)  # the player's ◀ while generating
-        while demo._task is not None:
+        while demo.live.task is not None:
             await asyncio.sleep(0)
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
@@ -91,7 +97,7 @@ def test_the_live_loop_yields_between_steps_and_stepping_back_pauses_it(settings
         while not demo.engine.is_finished() or demo.runner.arrivals:
             await asyncio.sleep(0)
         demo.pause()
-        while demo._task is not None:
+        while demo.live.task is not None:
             await asyncio.sleep(0)
 
     asyncio.run(asyncio.wait_for(resume(), 60))
@@ -108,7 +114,7 @@ def test_a_pace_slows_the_engine_to_steps_a_class_can_follow(settings):
         while demo.engine.num_steps < 6:
             await asyncio.sleep(0.001)
         demo.pause()
-        while demo._task is not None:
+        while demo.live.task is not None:
             await asyncio.sleep(0)
 
     start = time.perf_counter()
@@ -145,3 +151,28 @@ def test_the_notebook_cell_reads_its_settings_from_the_environment(settings, tmp
     assert demo.settings == settings
     assert "开始生成" in demo.play_button.description
     assert Demo.from_settings() is demo  # a second page opening the notebook shares the running demo
+
+
+def test_students_prompts_are_off_until_the_teacher_allows_them_and_shown_escaped(settings):
+    demo = Demo(settings)
+    before = len(demo.engine.seqs)
+    hostile = '<img src=x onerror="alert(1)"> t40'
+    demo.student_prompt(hostile, "10.0.0.7")
+    assert len(demo.engine.seqs) == before and "off" in demo.student_list.value  # refused, but the teacher sees it
+    demo.students_open.value = True
+    demo.student_prompt(hostile, "10.0.0.7")
+    seq = list(demo.engine.seqs.values())[-1]
+    assert seq.prompt_token_ids[:len(demo.plan.system_ids)] == demo.plan.system_ids  # after the system prompt
+    assert "<img" not in demo.student_list.value and "&lt;img" in demo.student_list.value
+    assert "<img" not in demo.table.value  # (the tiny model decodes unknown words as t0; see test_render)
+    assert "10.0.0.7" in demo.student_list.value
+
+
+def test_students_cannot_fill_the_queue(settings):
+    from blockviz.demo.app import MAX_STUDENT_WAITING
+    demo = Demo(settings)
+    demo.students_open.value = True
+    for k in range(MAX_STUDENT_WAITING + 3):
+        demo.student_prompt(f"t{40 + k}", "10.0.0.8")
+    assert len(demo._student_ids) == MAX_STUDENT_WAITING
+    assert "already waiting" in demo.student_list.value

@@ -7,7 +7,7 @@ import nbformat
 import pytest
 
 from blockviz.cli import main
-from blockviz.demo.server import NOTEBOOK, check_address, urls, write_workdir
+from blockviz.demo.server import NOTEBOOK, check_address, class_urls, teacher_url, write_workdir
 from blockviz.demo.settings import SETTINGS_FILE, DemoError, DemoSettings
 
 
@@ -59,9 +59,9 @@ def test_the_folder_holds_the_notebook_its_settings_and_the_autorun_extension(se
     assert config["LabApp"]["extra_labextensions_path"] == [str(paths["jupyter"] / "labextensions")]
 
 
-def test_urls_carry_the_token_and_a_shared_address_names_this_host():
-    assert urls("127.0.0.1", 8000, "abc") == ["http://127.0.0.1:8000/doc/tree/demo.ipynb?token=abc"]
-    shared = urls("0.0.0.0", 8000, "abc")
-    assert shared[0] == f"http://{socket.gethostname()}:8000/doc/tree/demo.ipynb?token=abc"
-    assert shared[-1] == "http://127.0.0.1:8000/doc/tree/demo.ipynb?token=abc"
-    assert all("token=abc" in u for u in shared) and len(set(shared)) == len(shared)
+def test_the_teacher_url_carries_the_token_and_the_class_url_none():
+    assert teacher_url(8000, "abc") == "http://127.0.0.1:8000/doc/tree/demo.ipynb?token=abc"
+    assert class_urls("127.0.0.1", 9000) == ["http://127.0.0.1:9000/"]
+    shared = class_urls("0.0.0.0", 9000)
+    assert f"http://{socket.gethostname()}:9000/" in shared and shared[-1] == "http://127.0.0.1:9000/"
+    assert len(set(shared)) == len(shared) and not any("token" in u for u in shared)

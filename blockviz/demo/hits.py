@@ -1,0 +1,76 @@
+"""Each request's prefix-cache hit at admission, kept after it finishes.
+
+nano-vllm sets num_cached_tokens at allocate and resets it to 0 at deallocate, so a finished
+request's snapshot no longer shows what it reused. The admission step's events still do: a
+CanAllocate that a Scheduled of the same step follows, then one BlockShared (a hit on a used block)
+or BlockRevived (a hit on a free block) per reused block. A HitLedger reads each new frame once.
+"""
+from dataclasses import dataclass
+
+from blockviz.trace.events import BlockRevived, BlockShared, CacheProbe, CanAllocate, Preempted, Scheduled
+
+
+@dataclass(frozen=True)
+class AdmissionHit:
+    step: int        # the step that admitted the request (its latest admission, after a preemption)
+    hit_used: int    # reused blocks another request held: shared, no free block spent
+    hit_free: int    # reused blocks from the free queue: revived, content intact
+    tokens: int      # tokens reused: nano-vllm's num_cached_tokens at allocate
+    admissions: int  # 1, or more for a request preempted and admitted again
+    probes: tuple[tuple[int, str, int, int], ...] = ()  # can_allocate's walk: (index, outcome, hash, block id)
+
+    @property
+    def blocks(self) -> int:
+        return self.hit_used + self.hit_free
+
+
+class HitLedger:
+
+    def __init__(self, block_size: int):
+        self.block_size = block_size
+        self.upto = 0                         # the next step to read
+        self.by_seq: dict[int, AdmissionHit] = {}
+        self.tokens_saved = 0                 # over every admission
+        self.prefill_tokens = 0               # prompt tokens computed (prefill chunks)
+        self.preemptions = 0
+
+    def update(self, timeline):
+        """Read the frames that came since the last call (those still kept, with bounded history)."""
+        for step in range(max(self.upto, getattr(timeline, "first_step", 0)), timeline.last_step + 1):
+            self.read(step, timeline.events(step))
+        self.upto = max(self.upto, timeline.last_step + 1)
+
+    def read(self, step: int, events):
+        asked: set[int] = set()
+        probes: dict[int, list[tuple[int, str, int, int]]] = {}
+        used: dict[int, int] = {}
+        free: dict[int, int] = {}
+        scheduled: set[int] = set()
+        for event in events:
+            if isinstance(event, CacheProbe):
+                probes.setdefault(event.seq_id, []).append((event.index, event.outcome, event.hash, event.block_id))
+            elif isinstance(event, CanAllocate) and event.result >= 0:
+                asked.add(event.seq_id)
+            elif isinstance(event, BlockShared):
+                used[event.seq_id] = used.get(event.seq_id, 0) + 1
+            elif isinstance(event, BlockRevived):
+                free[event.seq_id] = free.get(event.seq_id, 0) + 1
+            elif isinstance(event, Scheduled):
+                scheduled.update(event.seq_ids)
+                if event.is_prefill:
+                    self.prefill_tokens += sum(event.num_tokens)
+            elif isinstance(event, Preempted):
+                self.preemptions += 1
+        for seq_id in asked & scheduled:  # admitted: allocated right after can_allocate said yes
+            hit_used, hit_free = used.get(seq_id, 0), free.get(seq_id, 0)
+            tokens = (hit_used + hit_free) * self.block_size
+            before = self.by_seq.get(seq_id)
+            self.by_seq[seq_id] = AdmissionHit(step, hit_used, hit_free, tokens, 1 + (before.admissions if before else 0),
+                                             tuple(probes.get(seq_id, ())))
+            self.tokens_saved += tokens
+
+    @property
+    def hit_rate(self) -> float:
+        """The share of prompt tokens the cache served instead of a prefill."""
+        total = self.tokens_saved + self.prefill_tokens
+        return self.tokens_saved / total if total else 0.0

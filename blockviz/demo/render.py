@@ -1,0 +1,131 @@
+"""The demo's header, status line, totals and requests table, as HTML: pure functions of the
+engine's state, shared by the teacher's dashboard and the class page. All user text goes through
+the views' one escaping function."""
+from dataclasses import dataclass
+
+from blockviz.demo.hits import AdmissionHit, HitLedger
+from blockviz.demo.settings import Plan, format_bytes
+from blockviz.i18n import t as tr
+from blockviz.views.svg import esc
+
+MAX_FINISHED_ROWS = 12  # the requests table shows every unfinished request and the newest finished ones
+MAX_BLOCK_IDS = 16      # of a block table, the table shows the first ones
+
+
+@dataclass(frozen=True)
+class Status:
+    """The numbers the status line shows: each has a fixed place, so the line never reflows."""
+    step: int       # the step shown
+    last_step: int  # the newest step
+    tokens: int     # generated so far
+    rate: float     # tokens/s at the last refresh
+    running: int
+    waiting: int
+    finished: int
+    playing: bool
+
+
+class Texts:
+    """Decoded text per request and part, kept until its tokens change (decoding is the table's cost)."""
+
+    def __init__(self, decode):
+        self.decode = decode
+        self._cache: dict[tuple[int, str], tuple[int, str]] = {}
+
+    def __call__(self, seq_id: int, part: str, token_ids) -> str:
+        key, length = (seq_id, part), len(token_ids)
+        cached = self._cache.get(key)
+        if cached is None or cached[0] != length:
+            cached = self._cache[key] = (length, self.decode(list(token_ids)))
+        return cached[1]
+
+
+def header_html(plan: Plan, lang: str) -> str:
+    s = plan.settings
+    setup = tr("demo.setup", lang, model=s.model_dir.name, device=plan.device, blocks=plan.num_blocks,
+               B=s.block_size, kv=format_bytes(plan.num_blocks * plan.block_bytes), requests=s.requests,
+               system=len(plan.system_ids))
+    system = (f"<details><summary>{esc(tr('demo.system', lang))}</summary>{esc(s.system_prompt)}</details>"
+              if s.system_prompt else "")
+    return f"<h3>{esc(tr('demo.title', lang))}</h3><div>{esc(setup)}</div>{system}"
+
+
+def status_html(status: Status, lang: str) -> str:
+    """One line of fixed-width fields (see class.css: .bv-field); data-* for pages and tests."""
+    fields = [("step", tr("demo.f.step", lang, step=status.step, last=status.last_step)),
+              ("tokens", tr("demo.f.tokens", lang, n=status.tokens)),
+              ("rate", tr("demo.f.rate", lang, rate=f"{status.rate:.0f}")),
+              ("running", tr("demo.f.running", lang, n=status.running)),
+              ("waiting", tr("demo.f.waiting", lang, n=status.waiting)),
+              ("finished", tr("demo.f.finished", lang, n=status.finished)),
+              ("playing", tr("demo.f.live" if status.playing else "demo.f.paused", lang))]
+    spans = "".join(f'<span class="bv-field" data-field="{name}">{esc(text)}</span>' for name, text in fields)
+    return (f'<div class="bv-demo-stats" data-step="{status.last_step}" data-cursor="{status.step}" '
+            f'data-playing="{int(status.playing)}" data-tokens="{status.tokens}">{spans}</div>')
+
+
+def totals_html(ledger: HitLedger, lang: str) -> str:
+    fields = [("hit-rate", tr("demo.t.hit_rate", lang, rate=f"{100 * ledger.hit_rate:.0f}")),
+              ("saved", tr("demo.t.saved", lang, n=ledger.tokens_saved)),
+              ("preemptions", tr("demo.t.preemptions", lang, n=ledger.preemptions))]
+    spans = "".join(f'<span class="bv-field" data-field="{name}">{esc(text)}</span>' for name, text in fields)
+    return (f'<div class="bv-demo-totals" data-saved="{ledger.tokens_saved}" data-preemptions="{ledger.preemptions}">'
+            f"{spans}</div>")
+
+
+def hit_text(hit: AdmissionHit | None, lang: str) -> str:
+    if hit is None:
+        return tr("demo.hit.none", lang)
+    if not hit.blocks:
+        return tr("demo.hit.miss", lang)
+    text = tr("demo.hit", lang, blocks=hit.blocks, tokens=hit.tokens, used=hit.hit_used, free=hit.hit_free)
+    return text + (tr("demo.hit.again", lang, n=hit.admissions) if hit.admissions > 1 else "")
+
+
+def requests_table_html(snapshot, labels: dict[int, str], pending, ledger: HitLedger, texts: Texts,
+                        system_ids: tuple[int, ...], lang: str) -> str:
+    """Every request at `snapshot`'s step: status, prompt / generated tokens, its cache hit at
+    admission (from `ledger`, so it stays after the request finishes), block table and text.
+    `pending`: requests added after that step (shown as arriving)."""
+    rows = []
+
+    def text_cell(seq_id, token_ids, num_prompt):
+        prompt = tuple(token_ids[:num_prompt])
+        own = prompt[len(system_ids):] if system_ids and prompt[:len(system_ids)] == system_ids else prompt
+        shown = ("… " if len(own) < len(prompt) else "") + texts(seq_id, "prompt", own).lstrip()
+        generated = texts(seq_id, "completion", token_ids[num_prompt:])
+        return (f'<td class="bv-text" title="{esc(shown + generated)}"><span class="bv-user">{esc(shown)}</span>'
+                f"{esc(generated)}</td>")
+
+    def row(seq_id, label, status, status_text, tokens, hit, block_table, cell):
+        ids = " ".join(map(str, block_table[:MAX_BLOCK_IDS])) + (" …" if len(block_table) > MAX_BLOCK_IDS else "")
+        hit_attrs = "" if hit is None else f' data-hit-blocks="{hit.blocks}" data-hit-tokens="{hit.tokens}"'
+        return (f'<tr data-status="{status}" data-label="{esc(label)}" data-seq="{seq_id}"{hit_attrs}>'
+                f"<td>{esc(label)}</td><td>{esc(status_text)}</td><td>{tokens}</td>"
+                f'<td class="bv-hit">{esc(hit_text(hit, lang))}</td><td class="bv-bt">[{ids}]</td>{cell}</tr>')
+
+    seqs = list(snapshot.seqs.values())
+    finished = [seq for seq in seqs if seq.status == "finished"]
+    hidden = {seq.seq_id for seq in finished[:-MAX_FINISHED_ROWS]} if len(finished) > MAX_FINISHED_ROWS else set()
+    for seq in seqs:
+        if seq.seq_id in hidden:
+            continue
+        hit = ledger.by_seq.get(seq.seq_id)
+        if hit is not None and hit.step > snapshot.step:
+            hit = None  # admitted after the step shown
+        rows.append(row(seq.seq_id, seq.label, seq.status, tr("demo.status." + seq.status, lang),
+                        f"{seq.num_prompt_tokens} / {len(seq.completion_token_ids)}", hit, seq.block_table,
+                        text_cell(seq.seq_id, seq.token_ids, seq.num_prompt_tokens)))
+    for arrival in pending:
+        if arrival.seq_id not in snapshot.seqs:
+            rows.append(row(arrival.seq_id, labels.get(arrival.seq_id, arrival.label), "arriving",
+                            tr("demo.status.arriving", lang), f"{len(arrival.token_ids)} / 0", None, [],
+                            text_cell(arrival.seq_id, arrival.token_ids, len(arrival.token_ids))))
+    if not rows:
+        return f"<p>{esc(tr('demo.none', lang))}</p>"
+    if hidden:
+        rows.append(f'<tr><td colspan="6">{esc(tr("demo.hidden", lang, n=len(hidden)))}</td></tr>')
+    head = "".join(f"<th>{esc(tr('demo.col.' + c, lang))}</th>"
+                   for c in ("request", "status", "tokens", "hit", "blocks", "text"))
+    return (f"<h4>{esc(tr('demo.requests', lang))}</h4>"
+            f'<table class="bv-demo-table"><tr>{head}</tr>{"".join(rows)}</table>')

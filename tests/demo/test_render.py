@@ -1,0 +1,31 @@
+"""The header, status line, totals and requests table: pure HTML, every user text escaped, the
+status line's fields in fixed places."""
+from blockviz import Simulator
+from blockviz.demo.hits import HitLedger
+from blockviz.demo.render import Status, Texts, requests_table_html, status_html, totals_html
+
+HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+
+
+def test_request_text_is_escaped_and_kept_whole_on_hover():
+    sim = Simulator(num_blocks=16, block_size=4)
+    sim.add("hello there", max_tokens=3)
+    sim.run()
+    table = requests_table_html(sim.snapshot(), sim.labels, (), HitLedger(4), Texts(lambda ids: HOSTILE), (), "en")
+    assert "<script" not in table and "<img" not in table
+    assert "&lt;script&gt;" in table and 'title="' in table
+
+
+def test_status_fields_are_always_the_same_spans():
+    a = status_html(Status(3, 10, 5, 12.5, 1, 2, 3, True), "en")
+    b = status_html(Status(300, 1000, 5000, 1234.5, 10, 20, 30, False), "zh")
+    fields = lambda html: [part.split('"')[0] for part in html.split('data-field="')[1:]]
+    assert fields(a) == fields(b) == ["step", "tokens", "rate", "running", "waiting", "finished", "playing"]
+    assert 'data-step="10"' in a and 'data-cursor="3"' in a
+
+
+def test_totals_name_hit_rate_tokens_saved_and_preemptions():
+    ledger = HitLedger(4)
+    ledger.tokens_saved, ledger.prefill_tokens, ledger.preemptions = 30, 70, 2
+    html = totals_html(ledger, "en")
+    assert "hit rate 30%" in html and "30 tokens saved" in html and "2 preemptions" in html
