@@ -11,7 +11,6 @@ player, at the step the lesson is talking about.
 from __future__ import annotations
 
 import ast
-import html
 import json
 import os
 import re
@@ -25,6 +24,7 @@ from IPython.display import HTML, Markdown, display
 
 from blockviz.model_inputs import model_inputs, prepare_inputs  # noqa: F401  lessons import model_inputs here
 from blockviz.i18n import LANGS, t as tr
+from blockviz.markup import esc
 from blockviz.trace.events import BlockReleased, Event
 from blockviz.trace.snapshot import Snapshot, SeqView
 from blockviz.views.render_view import render_view
@@ -482,7 +482,7 @@ class Lesson:
     def events(self, timeline, step: int | None = None, kinds: Iterable[type] = ()):
         """The events of one step, one narrated line each."""
         lines = self.narrate(timeline, step, kinds)
-        display(Markdown("\n".join(f"- {html.escape(line)}" for line in lines) or "-"))
+        display(Markdown("\n".join(f"- {esc(line)}" for line in lines) or "-"))
 
     def blocks(self, snapshot: Snapshot, blocks: Iterable[int] | None = None, decode: Callable | None = None):
         display(Markdown(blocks_markdown(snapshot, self.lang, blocks, decode)))
@@ -546,7 +546,7 @@ class Lesson:
         lines = (REPO_DIR / path).read_text(encoding="utf-8").splitlines()[first - 1:last]
         body = []
         for n, line in enumerate(lines, start=first):
-            code = html.escape(line)
+            code = esc(line)
             if any(m in line for m in marks):
                 code = f'<mark style="background:#F0E442;color:#000">{code}</mark>'
             body.append(f'<span style="opacity:.6">{n:>4}</span>  {code}')
@@ -563,14 +563,14 @@ class Lesson:
         for name in names:
             toggle = w.ToggleButtons(options=levels, value=None, style={"button_width": "9em"})
             buttons.append(toggle)
-            rows.append(w.VBox([w.HTML(f"<b>{html.escape(name)}</b>"), toggle]))
+            rows.append(w.VBox([w.HTML(f"<b>{esc(name)}</b>"), toggle]))
         save = w.Button(description=tr("lesson.save", self.lang), icon="save")
         status = w.HTML()
 
         def on_save(_):
             ratings = {en: (b.value or "") for (en, _zh), b in zip(skills, buttons)}
             path = save_self_assessment(self.name, ratings, self.lang)
-            status.value = html.escape(tr("lesson.saved", self.lang, path=path))
+            status.value = esc(tr("lesson.saved", self.lang, path=path))
         save.on_click(on_save)
         box = w.VBox(rows + [w.HBox([save, status])])
         box.save_button, box.toggles = save, buttons  # for tests and for scripting

@@ -13,6 +13,7 @@ from random import Random
 from typing import Any
 
 from blockviz.exercises.answers import AnswerError
+from blockviz.markup import markdown_html
 from blockviz.i18n.exercises import STRINGS
 
 LANGS = ("en", "zh")
@@ -55,8 +56,10 @@ class Result:
     def __str__(self) -> str:
         return self.message
 
-    def _repr_markdown_(self) -> str:
-        return self.message
+    def _repr_html_(self) -> str:
+        # HTML, not Markdown: the message may echo what the learner typed, and a notebook's own
+        # Markdown renderer passes raw HTML through; markdown_html escapes it
+        return markdown_html(self.message)
 
 
 @dataclass
@@ -172,5 +175,5 @@ class Exercise:
         from blockviz.exercises.widget import ExerciseWidget
         return ExerciseWidget(self)
 
-    def _repr_markdown_(self) -> str:
-        return self.prompt
+    def _repr_html_(self) -> str:
+        return markdown_html(self.prompt)

@@ -1,25 +1,23 @@
 """The notebook front end: prompt, answer box, Check / Hint / Show solution, feedback. Thin:
 every decision is Exercise.check / hint / solution."""
-import html
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
-from blockviz.exercises.core import Exercise, Result, tr
+from blockviz.i18n import t as tr
+from blockviz.markup import markdown_html
 
-
-def to_html(markdown: str) -> str:
-    try:
-        from markdown_it import MarkdownIt
-    except ImportError:  # jupytext brings markdown-it-py; plain text is the fallback
-        return f"<pre>{html.escape(markdown)}</pre>"
-    return MarkdownIt("commonmark").enable("table").render(markdown)
+if TYPE_CHECKING:  # core.py builds this widget (Exercise.widget), so only type checkers import it back
+    from blockviz.exercises.core import Exercise, Result
 
 
 class ExerciseWidget(w.VBox):
 
     def __init__(self, exercise: Exercise, lang: str | None = None):
         lang = lang or exercise.lang
-        self.prompt = w.HTML(to_html(exercise.prompt_in(lang)))
+        self.prompt = w.HTML(markdown_html(exercise.prompt_in(lang)))
         self.answer = w.Text(placeholder=tr("ex.ui.placeholder", lang), layout=w.Layout(width="50%"))
         self.check_button = w.Button(description=tr("ex.ui.check", lang), button_style="primary")
         self.hint_button = w.Button(description=tr("ex.ui.hint", lang))
@@ -40,8 +38,8 @@ class ExerciseWidget(w.VBox):
         colour = "#1a7f37" if result.correct else "#b35900"
         correct = "true" if result.correct else "false"
         self.feedback.value = f'<div class="bv-feedback" data-correct="{correct}" style="color:{colour}">' \
-                              f'{to_html(result.message)}</div>'
+                              f'{markdown_html(result.message)}</div>'
         return result
 
     def show(self, markdown: str):
-        self.feedback.value = to_html(markdown)
+        self.feedback.value = markdown_html(markdown)

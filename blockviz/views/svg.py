@@ -1,15 +1,11 @@
-"""The few SVG helpers the renderers share: escaping, text width, the document frame."""
+"""The few SVG helpers the renderers share: escaping (blockviz/markup.py's esc), text width, the document frame."""
 import re
-from html import escape
 from unicodedata import east_asian_width
 
+from blockviz.markup import esc
 from blockviz.views.theme import theme_css
 
 CHAR_WIDTH = 0.6  # monospace advance, in font sizes; CJK characters take two
-
-
-def esc(value) -> str:
-    return escape(str(value), quote=True)
 
 
 NEEDS_ESCAPE = re.compile("[&<>\"']")
