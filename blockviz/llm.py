@@ -55,12 +55,14 @@ class LLMEngine(Session):
     dtype ("float32"/"bfloat16"/"float16"; default float32 on CPU, the checkpoint's on CUDA),
     kv_cache_memory (bytes for the pool on CPU when num_kvcache_blocks is -1), seed (sampling),
     kv_layer / kv_head (whose K and V values the KV view keeps per step; None keeps none),
-    record (build frames for the views; default True).
+    record (build frames for the views; default True), history (keep only the newest N steps),
+    record_to (append each step to a trace file as it runs).
     """
 
     def __init__(self, model: str | Path | None = None, device: str | None = None, dtype: str | None = None,
                  kv_cache_memory: int | None = None, seed: int = 0, kv_layer: int | None = 0,
-                 kv_head: int | None = 0, record: bool = True, **kwargs):
+                 kv_head: int | None = 0, record: bool = True, history: int | None = None,
+                 record_to: str | None = None, **kwargs):
         names = {f.name for f in fields(Config)}
         unknown = sorted(set(kwargs) - names)
         if unknown:
@@ -78,7 +80,7 @@ class LLMEngine(Session):
             config.eos = hf_config.eos_token_id
         device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         self.model_runner = ModelRunner(config, hf_config, device, kv_cache_memory, seed, dtype)
-        super().__init__(config, record)
+        super().__init__(config, record, history, record_to)
         self.tokenizer = tokenizer
         self.kv_layer, self.kv_head = kv_layer, kv_head
         dtype_name = str(self.model_runner.dtype).removeprefix("torch.")

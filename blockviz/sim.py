@@ -40,7 +40,7 @@ class Simulator(Session):
     def __init__(self, num_blocks: int = 16, block_size: int = 4, max_num_seqs: int = 512,
                  max_num_batched_tokens: int = 16384, eos: int = CharTokenizer.eos_token_id,
                  rule: str | TokenRule = "echo", record: bool = True, free_order: list[int] | None = None,
-                 max_model_len: int = 4096):
+                 max_model_len: int = 4096, history: int | None = None, record_to: str | None = None):
         checks.whole("num_blocks", num_blocks, 1, checks.MAX_SIM_BLOCKS)
         checks.whole("block_size", block_size, 1)
         checks.whole("max_num_seqs", max_num_seqs, 1)
@@ -56,7 +56,7 @@ class Simulator(Session):
             checks.one_of("rule", rule, tuple(TOKEN_RULES))
         config = Config(num_kvcache_blocks=num_blocks, kvcache_block_size=block_size, max_num_seqs=max_num_seqs,
                         max_num_batched_tokens=max_num_batched_tokens, eos=eos, max_model_len=max_model_len)
-        super().__init__(config, record)
+        super().__init__(config, record, history, record_to)
         if isinstance(rule, str):
             rule = TOKEN_RULES[rule]
         self.rule = rule

@@ -29,7 +29,7 @@ class SeqHistory:
     """One request over time. token_ids is append-only (a request never loses a token, even when
     preempted), so its length at a step says which tokens it had then."""
     __slots__ = ("seq_id", "label", "token_ids", "num_prompt_tokens", "max_tokens", "arrived",
-                 "kept", "gap", "table", "status", "epoch")
+                 "kept", "gap", "table", "status", "epoch", "length")
 
     def __init__(self, seq_id: int, label: str, token_ids: list[int], num_prompt_tokens: int,
                  max_tokens: int, arrived: int):
@@ -40,27 +40,37 @@ class SeqHistory:
         self.table = Versions()   # (block ids of this allocation, how many of them are in the table)
         self.status = Versions()
         self.epoch: list[int] = []  # the current allocation's block ids, appended as the table grows
+        self.length = 0             # how many of them are in the table now
 
     def num_tokens(self, step: int) -> int:
         return self.num_prompt_tokens + bisect_right(self.kept, step)
 
     def update(self, step: int, num_tokens: int, num_cached_tokens: int, block_table, status: str):
-        while self.num_prompt_tokens + len(self.kept) < num_tokens:
-            self.kept.append(step)
+        missing = num_tokens - self.num_prompt_tokens - len(self.kept)
+        if missing > 0:
+            self.kept.extend([step] * missing)
         self.gap.set(step, num_tokens - num_cached_tokens)
         self.status.set(step, status)
-        epoch, length = self.table.last or EMPTY_TABLE
         n = len(block_table)
+        length = self.length
         if n == length:
             return
         if n == 0:
-            self.table.set(step, EMPTY_TABLE)
-            return
-        if length == 0 or n < length:  # a new allocation (after a release, or the first)
+            self.epoch = []
+        elif length == 0 or n < length:  # a new allocation (after a release, or the first)
             self.epoch = list(block_table)
         else:
             self.epoch.extend(block_table[length:])
+        self.length = n
         self.table.set(step, (self.epoch, n))
+
+
+def inverse(order: list[int]) -> list[int]:
+    """place[block_id] for a queue order (block ids start with tickets 0..N-1 in that order)."""
+    place = [0] * len(order)
+    for i, block_id in enumerate(order):
+        place[block_id] = i
+    return place
 
 
 class History:
@@ -70,8 +80,7 @@ class History:
         may start at a later step (a picture of a live engine, a segment of a saved trace)."""
         self.block_size = block_size
         self.num_blocks = num_blocks
-        order = list(range(num_blocks)) if free_order is None else list(free_order)
-        self.initial_order = order
+        self.initial_order = range(num_blocks) if free_order is None else list(free_order)
         self.first_step = start           # the oldest step still kept
         self.num_steps = start            # the step being written next (the last one is num_steps - 1)
         self.packed: list[bytes] = []     # events of step first_step + i
@@ -79,7 +88,7 @@ class History:
         self.blocks: dict[int, Versions] = {}   # only blocks that ever changed
         self.tickets: dict[int, Versions] = {}  # place in the free queue (-1: in use)
         self.next_ticket = num_blocks           # blocks start with tickets 0..N-1 in initial_order
-        self.initial_ticket = {block_id: i for i, block_id in enumerate(order)}
+        self.initial_ticket = self.initial_order if free_order is None else array("q", inverse(free_order))
         self.hashes: dict[int, Versions] = {}   # hash -> block id it maps to (-1: not in the map)
         self.seqs: dict[int, SeqHistory] = {}   # in arrival order
         self.queues = Versions()                # (waiting ids, running ids)

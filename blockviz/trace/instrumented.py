@@ -84,6 +84,8 @@ class RecordingBlockManager(BlockManager):
     def hash_blocks(self, seq: Sequence):
         start = seq.num_cached_tokens // self.block_size
         end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size
+        if start == end:
+            return  # no block filled up this step (most decode steps): nothing to register or report
         owners = {}
         parent = self.blocks[seq.block_table[start - 1]].hash if start > 0 else -1
         h = parent

@@ -169,6 +169,10 @@ class LoadedTrace(Timeline):
         self.num_steps = len(records)
         super().__init__(LazyFrames(self), meta)
 
+    def replay_error(self, step: int, error: Exception) -> Exception:
+        return TraceError(f"{self.source}: step {step} does not replay on this engine ({error}): "
+                          "the file's steps contradict one another")
+
 
 def config_record(config) -> dict:
     return {"block_size": config.kvcache_block_size, "num_blocks": config.num_kvcache_blocks,
@@ -203,7 +207,7 @@ def load_trace(path: str | Path) -> Timeline:
     lines = text.splitlines()
     if len(lines) <= 1 and version_of(text) != VERSION:
         return load_v1(text, str(path))  # format 1 is one JSON document
-    return load_lines(lines, str(path))
+    return load_lines(lines, str(path), complete=text.endswith("\n"))
 
 
 class Peek(msgspec.Struct):
@@ -289,7 +293,7 @@ def step_record(line: StepLine, where: str, num_slots: int, known: set[int]) -> 
     return StepRecord(arrivals, list(line.tokens), live, payload or {})
 
 
-def load_lines(lines: list[str], source: str) -> Timeline:
+def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline:
     from blockviz.config import Config
     if not lines or not lines[0].strip():
         raise TraceError(f"{source}: not a blockviz trace (empty file)")
@@ -298,10 +302,17 @@ def load_lines(lines: list[str], source: str) -> Timeline:
     config = Config(num_kvcache_blocks=c.num_blocks, kvcache_block_size=c.block_size, max_num_seqs=c.max_num_seqs,
                     max_num_batched_tokens=c.max_num_batched_tokens, eos=c.eos)
     records, pending, pieces, known = [], [], {}, set()
+    truncated = False
     for number, text in enumerate(lines[1:], start=2):
         if not text.strip():
             continue
-        line = decode(text, StepLine, f"{source}: line {number}")
+        try:
+            line = decode(text, StepLine, f"{source}: line {number}")
+        except TraceError:
+            if number == len(lines) and not complete:
+                truncated = True  # the step being written when the recording stopped: the rest is whole
+                break
+            raise
         where = f"{source}: line {number} (step {line.step})"
         record = step_record(line, where, c.num_blocks * c.block_size, known)
         pieces.update(line.pieces)
@@ -314,6 +325,7 @@ def load_lines(lines: list[str], source: str) -> Timeline:
     if not records and not pending:
         raise TraceError(f"{source}: the trace has no steps and no requests")
     trace = LoadedTrace(config, header.free_order, records, pending, header.meta, source)
+    trace.truncated = truncated
     if header.tokenizer == "chars":
         trace.tokenizer = CharTokenizer()
     elif pieces:

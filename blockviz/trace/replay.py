@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from blockviz.config import Config
 from blockviz.engine.scheduler import Scheduler
-from blockviz.engine.sequence import Sequence
+from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.sampling_params import SamplingParams
 from blockviz.trace import events as ev
 from blockviz.trace.frame import Frame
@@ -39,8 +39,11 @@ class StepRecord:
     payload: dict = field(default_factory=dict)                 # e.g. K/V values for the KV view
 
 
+STATUS_NAMES = {status: status.name.lower() for status in SequenceStatus}
+
+
 def status_name(seq: Sequence) -> str:
-    return seq.status.name.lower()
+    return STATUS_NAMES[seq.status]
 
 
 class Recorder:
@@ -59,23 +62,26 @@ class Recorder:
     def record(self, events: list[ev.Event], touched_blocks, payload: dict | None = None):
         h, bm, step = self.history, self.scheduler.block_manager, self.history.num_steps
         seq_ids, hashes = set(), set()
-        for e in events:
-            match e:
-                case ev.BlockAllocated():
-                    h.leave_free_queue(step, e.block_id)
-                    if e.evicted_hash != -1:
-                        hashes.add(e.evicted_hash)
-                case ev.BlockRevived():
-                    h.leave_free_queue(step, e.block_id)
-                case ev.BlockReleased(ref_count=0):
+        for e in events:  # by type, most common first: a decode step is mostly TokenSampled
+            kind = type(e)
+            if kind is ev.TokenSampled or kind is ev.CacheProbe or kind is ev.CanAllocate:
+                continue  # covered by Scheduled, or (a probe that did not admit) changed nothing
+            if kind is ev.Scheduled:
+                seq_ids.update(e.seq_ids)
+            elif kind is ev.BlockAllocated:
+                h.leave_free_queue(step, e.block_id)
+                if e.evicted_hash != -1:
+                    hashes.add(e.evicted_hash)
+            elif kind is ev.BlockRevived:
+                h.leave_free_queue(step, e.block_id)
+            elif kind is ev.BlockReleased:
+                if e.ref_count == 0:
                     h.join_free_queue(step, e.block_id)
-                case ev.HashRegistered():
-                    hashes.add(e.hash)
-                case ev.Scheduled():
-                    seq_ids.update(e.seq_ids)
-            seq_id = getattr(e, "seq_id", None)
-            if seq_id is not None:
-                seq_ids.add(seq_id)
+                seq_ids.add(e.seq_id)
+            elif kind is ev.HashRegistered:
+                hashes.add(e.hash)
+            elif kind is ev.RequestAdded or kind is ev.Preempted:
+                seq_ids.add(e.seq_id)
         for block_id in touched_blocks:
             h.set_block(step, self.block_view(bm.blocks[block_id]))
         for hh in hashes:
@@ -215,7 +221,11 @@ class LazyFrames(SequenceABC):
             self.replayer.first_frame(first_arrivals)
         history = self.replayer.history
         while history.num_steps <= step:
-            self.replayer.step(s.step_records[history.num_steps - 1 - s.records_dropped])
+            try:
+                self.replayer.step(s.step_records[history.num_steps - 1 - s.records_dropped])
+            except Exception as e:  # a live run replays exactly; a file may not (its author edited it)
+                self.reset()
+                raise s.replay_error(history.num_steps, e) from None
         return history
 
 

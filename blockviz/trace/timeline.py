@@ -66,6 +66,10 @@ class Timeline:
     def events(self, step: int | None = None) -> tuple[Event, ...]:
         return self.frame(step).events
 
+    def replay_error(self, step: int, error: Exception) -> Exception:
+        """What to raise when replaying step `step` failed (a trace file names itself)."""
+        return error
+
     def decode(self, token_ids) -> str:
         """Text of token ids, through the trace's tokenizer when it has one."""
         tokenizer = getattr(self, "tokenizer", None)

@@ -1,0 +1,191 @@
+"""How the recording scales: pictures per second against the live step rate, memory per step,
+seeks, bounded history and trace files, on the workloads of issue 11.
+
+    .venv/bin/python bench/trace_scale.py [--quick]
+
+A "picture visited" is frame s read in order (its events unpacked and its Snapshot made), then
+what an incremental view reads of it: every block the step's events touched and every scheduled
+request (its SeqView). Memory is what tracemalloc sees the recording hold once every picture has
+been built, divided by the steps (the engine itself is measured with recording off and taken out).
+"""
+import argparse
+import gc
+import random
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+from blockviz.sim import Simulator
+from blockviz.trace.io import load_trace
+
+TOUCH_KINDS = {"allocate", "revive", "share", "hash", "release", "append_block"}
+
+
+def shared_prefix_sim(num_blocks: int, record=True, history=None, record_to=None, requests: int = 64) -> Simulator:
+    """Block size 16, 64 requests sharing a 256-token system prompt, decode-heavy."""
+    rng = random.Random(0)
+    sim = Simulator(num_blocks=num_blocks, block_size=16, max_num_seqs=64, max_num_batched_tokens=8192,
+                    rule="count", record=record, history=history, record_to=record_to)
+    system = [rng.randrange(1, 30000) for _ in range(256)]
+    for _ in range(requests):
+        sim.add(system + [rng.randrange(1, 30000) for _ in range(rng.randrange(8, 64))], max_tokens=1000,
+                ignore_eos=True)
+    return sim
+
+
+def visit(sim, step: int):
+    frame = sim.frames[step]
+    snap = frame.snapshot
+    for e in frame.events:
+        if e.kind in TOUCH_KINDS:
+            snap.blocks[e.block_id]
+    for seq_id in snap.scheduled:
+        snap.seqs[seq_id].block_table
+    return snap
+
+
+def live_rate(make, steps: int) -> float:
+    sim = make()
+    start = time.perf_counter()
+    sim.run(max_steps=steps)
+    return steps / (time.perf_counter() - start)
+
+
+def pool_figures(num_blocks: int, steps: int):
+    off = live_rate(lambda: shared_prefix_sim(num_blocks, record=False), steps)
+    on = live_rate(lambda: shared_prefix_sim(num_blocks), steps)
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    plain = shared_prefix_sim(num_blocks, record=False)
+    plain.run(max_steps=steps)
+    engine_only = tracemalloc.get_traced_memory()[0] - base
+    del plain
+    gc.collect()
+    base = tracemalloc.get_traced_memory()[0]
+    sim = shared_prefix_sim(num_blocks)
+    sim.run(max_steps=steps)
+    tracemalloc.stop()
+    start = time.perf_counter()
+    for s in range(sim.last_step + 1):
+        visit(sim, s)
+    pictures = (sim.last_step + 1) / (time.perf_counter() - start)
+    tracemalloc.start()
+    gc.collect()
+    base2 = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    # memory: rebuild with tracing on from the start so the whole recording is counted
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    traced = shared_prefix_sim(num_blocks)
+    traced.run(max_steps=steps)
+    traced.frames.build(traced.last_step)
+    traced.frames.cache.clear()
+    held = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    per_step = (held - engine_only) / steps
+    rng = random.Random(1)
+    seeks = []
+    for _ in range(200):
+        s = rng.randrange(sim.last_step + 1)
+        t = time.perf_counter()
+        snap = sim.seek(s).snapshot
+        snap.free_block_ids, snap.hash_to_block_id, list(snap.seqs.values())  # what a whole-pool view reads
+        seeks.append(time.perf_counter() - t)
+    seeks.sort()
+    print(f"{num_blocks:>6} blocks, {steps} steps: live {off:7.0f} steps/s (recording off), {on:7.0f} (on), "
+          f"on/off {on / off:.2f}")
+    print(f"        pictures in order {pictures:7.0f}/s = {pictures / on:.2f}x the live rate (goal >= 0.5x); "
+          f"recording holds {per_step / 1024:.1f} kB per step")
+    print(f"        seek + free queue + map + requests: median {seeks[100] * 1e3:.2f} ms, "
+          f"max {seeks[-1] * 1e3:.2f} ms (goal <= 20 ms)")
+    del base2
+
+
+def crowd(num_requests: int = 2000):
+    """2,000 requests with shared prefixes on a 48-block pool: preemption all the way."""
+    rng = random.Random(0)
+    sim = Simulator(num_blocks=48, block_size=16, max_num_seqs=64, max_num_batched_tokens=2048, rule="count")
+    prefixes = [[rng.randrange(1, 30000) for _ in range(rng.randrange(32, 160))] for _ in range(8)]
+    for _ in range(num_requests):
+        sim.add(rng.choice(prefixes) + [rng.randrange(1, 30000) for _ in range(rng.randrange(1, 64))],
+                max_tokens=rng.randrange(8, 64), ignore_eos=True)
+    start = time.perf_counter()
+    sim.run()
+    live = time.perf_counter() - start
+    gc.collect()
+    tracemalloc.start()
+    start = time.perf_counter()
+    for s in range(sim.last_step + 1):
+        visit(sim, s)
+    frames = time.perf_counter() - start
+    held = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    preempted = sum(e.kind == "preempt" for s in range(sim.last_step + 1) for e in sim.events(s))
+    print(f"crowd: {num_requests} requests on 48 blocks, {sim.num_steps} steps, {preempted} preemptions: "
+          f"live {live:.1f} s; all frames {frames:.1f} s (goal <= 10 s), peak {held / 2**20:.0f} MB while "
+          "building them (goal <= 300 MB)")
+
+
+def stream(num_blocks: int, steps: int, history: int | None):
+    """A live stream: requests keep arriving, the session keeps a bounded window."""
+    rng = random.Random(0)
+    kwargs = {} if history is None else {"history": history}
+    sim = Simulator(num_blocks=num_blocks, block_size=16, max_num_seqs=64, max_num_batched_tokens=4096,
+                    rule="count", **kwargs)
+    system = [rng.randrange(1, 30000) for _ in range(256)]
+    gc.collect()
+    tracemalloc.start()
+    start = time.perf_counter()
+    while sim.num_steps < steps:
+        while len(sim.scheduler.waiting) + len(sim.scheduler.running) < 64:
+            sim.add(system + [rng.randrange(1, 30000) for _ in range(rng.randrange(8, 64))],
+                    max_tokens=rng.randrange(32, 256), ignore_eos=True)
+        sim.run(max_steps=min(1000, steps - sim.num_steps))
+    seconds = time.perf_counter() - start
+    sim.frames[sim.last_step]
+    current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    print(f"stream: {steps} steps at {num_blocks} blocks, history={history}: {seconds:.0f} s, "
+          f"window {sim.first_step}..{sim.last_step}, peak {peak / 2**20:.0f} MB (goal < 1024 MB), "
+          f"held at the end {current / 2**20:.0f} MB")
+    try:
+        sim.seek(0)
+    except IndexError as e:
+        print(f"        seek(0): {e}")
+
+
+def trace_file(steps: int):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "long.jsonl"
+        sim = shared_prefix_sim(4096, requests=64)
+        sim.run(max_steps=steps)
+        start = time.perf_counter()
+        sim.save(path)
+        saved = time.perf_counter() - start
+        start = time.perf_counter()
+        loaded = load_trace(path)
+        load = time.perf_counter() - start
+        start = time.perf_counter()
+        first = loaded.frames[1].snapshot
+        first.seqs[0].num_tokens
+        print(f"trace file: {steps} steps, {path.stat().st_size / 2**20:.0f} MB: save {saved:.2f} s, "
+              f"load {load:.2f} s (goal <= 2 s each); first picture {time.perf_counter() - start:.3f} s")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="fewer steps (a smoke run, not the targets)")
+    args = parser.parse_args()
+    steps = 200 if args.quick else 1000
+    pool_figures(1024, steps)
+    pool_figures(65536, steps)
+    crowd(200 if args.quick else 2000)
+    stream(65536, 2000 if args.quick else 100_000, history=1000)
+    trace_file(2000 if args.quick else 100_000)
+
+
+if __name__ == "__main__":
+    main()
