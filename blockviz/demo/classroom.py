@@ -1,7 +1,8 @@
 """The class page's server, run by the `blockviz demo` process (tornado, which JupyterLab already
 brings): read-only pages for any number of browsers, all fed by the one engine in the teacher's kernel.
 
-    class side (--ip / --share)   GET /  the page · GET /static/*  its JS and CSS · GET /events  the
+    class side (--ip / --share)   GET /  the page · GET /demo/static/*, /views/js/pool_patch.js  its
+                                  JS and CSS, by name · GET /events  the
                                   live feed (server-sent events) · POST /prompt  a student's prompt,
                                   only while the teacher allows it. Nothing else: no kernel, no
                                   files, no Jupyter API, no token of the teacher's.
@@ -212,8 +213,8 @@ def page_html(lang: str) -> str:
     return f"""<!doctype html>
 <html lang="{'zh-CN' if lang == 'zh' else 'en'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{words['title']}</title><link rel="stylesheet" href="static/class.css">
-<script type="module" src="static/class.js"></script></head>
+<title>{words['title']}</title><link rel="stylesheet" href="demo/static/class.css">
+<script type="module" src="demo/static/class.js"></script></head>
 <body class="bv-class" data-version="-1">
 <header class="bv-top"><div id="bv-header" class="bv-header"></div>
 <button type="button" id="bv-theme" class="bv-theme">{words['theme']}</button></header>
@@ -233,8 +234,9 @@ def page_html(lang: str) -> str:
 def class_app(hub: ClassHub) -> tornado.web.Application:
     routes = [(r"/", PageHandler, {"hub": hub}), (r"/events", EventsHandler, {"hub": hub}),
               (r"/prompt", PromptHandler, {"hub": hub}),
-              (r"/static/(class\.js|class\.css)", StaticHandler, {"path": str(STATIC)}),
-              (r"/views/(pool_patch\.js)", StaticHandler, {"path": str(VIEWS_JS)})]
+              # the package's layout, so the modules' relative imports are the same on disk and here
+              (r"/demo/static/(class\.js|class_page\.js|class\.css)", StaticHandler, {"path": str(STATIC)}),
+              (r"/views/js/(pool_patch\.js)", StaticHandler, {"path": str(VIEWS_JS)})]
     return tornado.web.Application(routes, log_function=log_errors)
 
 

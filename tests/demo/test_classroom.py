@@ -64,7 +64,8 @@ def message(kind: str, version: int, prompts: bool = False) -> dict:
     ("GET", "/api/kernels"), ("POST", "/api/kernels"), ("GET", "/api/terminals"), ("POST", "/api/terminals"),
     ("GET", "/api/contents"), ("GET", "/api/contents/demo.ipynb"), ("GET", "/lab"), ("GET", "/lab/tree/demo.ipynb"),
     ("GET", "/files/"), ("GET", "/files/blockviz-demo.json"), ("GET", "/tree"), ("GET", "/api/status"),
-    ("GET", "/static/../app.py"), ("GET", "/static/%2e%2e/app.py"), ("GET", "/views/pool.js"), ("GET", "/publish"),
+    ("GET", "/demo/static/../app.py"), ("GET", "/demo/static/%2e%2e/app.py"), ("GET", "/demo/static/dashboard.css"),
+    ("GET", "/views/js/pool.js"), ("GET", "/demo/app.py"), ("GET", "/static/class.js"), ("GET", "/publish"),
     ("POST", "/"), ("PUT", "/events"), ("DELETE", "/"),
 ])
 def test_the_class_side_refuses_everything_but_the_page(server, method, path):
@@ -74,13 +75,14 @@ def test_the_class_side_refuses_everything_but_the_page(server, method, path):
 
 def test_the_page_its_files_and_security_headers(server):
     response, page = get(server, "/")
-    assert response.status == 200 and b'src="static/class.js"' in page
+    assert response.status == 200 and b'src="demo/static/class.js"' in page
     assert "script-src 'self'" in response.getheader("Content-Security-Policy")
-    for path in ("/static/class.js", "/static/class.css", "/views/pool_patch.js"):
+    for path in ("/demo/static/class.js", "/demo/static/class_page.js", "/demo/static/class.css",
+                 "/views/js/pool_patch.js"):
         response, data = get(server, path)
         assert response.status == 200 and data, path
-    response, js = get(server, "/static/class.js")
-    assert b"../views/pool_patch.js" in js  # the views' patch protocol, not a copy of it
+    response, js = get(server, "/demo/static/class_page.js")
+    assert b'from "../../views/js/pool_patch.js"' in js  # the views' patch protocol, not a copy of it
 
 
 def test_the_publisher_needs_the_key():

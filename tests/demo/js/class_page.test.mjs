@@ -1,0 +1,91 @@
+// The class page's script (blockviz/demo/static/class_page.js) in jsdom, fed a real engine's
+// messages (BV_CLASS_FIXTURE, written by tests/demo/test_js.py) through a stand-in EventSource.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+import { classPage } from "../../../blockviz/demo/static/class_page.js";
+
+const { JSDOM } = createRequire(import.meta.url)("jsdom");
+const fixture = JSON.parse(readFileSync(process.env.BV_CLASS_FIXTURE, "utf8"));
+
+class FakeSource {
+  static all = [];
+  constructor(url) { this.url = url; this.listeners = {}; this.closed = false; FakeSource.all.push(this); }
+  addEventListener(kind, f) { this.listeners[kind] = f; }
+  close() { this.closed = true; }
+  send(message) { this.listeners[message.type]({ data: JSON.stringify(message) }); }
+}
+
+function open(fetch = async () => ({ ok: true, json: async () => ({ message: "queued" }) })) {
+  const { window } = new JSDOM(fixture.page);
+  FakeSource.all = [];
+  const seen = classPage({ document: window.document, EventSource: FakeSource, fetch, now: () => 1e12, motion: false });
+  return { window, document: window.document, seen, source: () => FakeSource.all.at(-1) };
+}
+
+const states = (document) => [...document.querySelectorAll("#bv-pool [data-block-id]")].map((e) => e.dataset.state);
+
+test("every message leaves the engine's states on the page, at its step", () => {
+  const { document, source } = open();
+  for (const { message, states: expected } of fixture.messages) {
+    source().send(message);
+    assert.deepEqual(states(document), expected);
+    assert.equal(document.querySelector("#bv-pool svg").dataset.step, String(message.step));
+    assert.equal(document.body.dataset.version, String(message.version));
+  }
+  assert.equal(FakeSource.all.length, 1);  // no patch was missed
+});
+
+test("the parts are drawn, and user text in them stays text", () => {
+  const { document, source } = open();
+  fixture.messages.forEach(({ message }) => source().send(message));
+  assert.match(document.getElementById("bv-table").textContent, /<b>bold<\/b>/);
+  assert.equal(document.querySelectorAll("#bv-table b").length, 0);
+  assert.match(document.getElementById("bv-status").textContent, /step/);
+  assert.ok(document.getElementById("bv-events").querySelector("li"));
+});
+
+test("a missed patch makes the page start afresh from a full message", () => {
+  const { document, source, seen } = open();
+  const [first, , third] = fixture.messages.map((m) => m.message);
+  source().send(first);
+  const before = source();
+  source().send(third);  // the second never came
+  assert.equal(before.closed, true);
+  assert.equal(FakeSource.all.length, 2);
+  assert.equal(seen.reconnects, 1);
+  assert.equal(document.body.dataset.version, String(first.version));  // nothing half-applied
+});
+
+test("the prompt form follows the teacher's switch and posts JSON; the answer is text", async () => {
+  let posted = null;
+  const hostile = "<img src=x onerror=alert(1)>";
+  const { window, document, source } = open(async (url, init) => {
+    posted = { url, init };
+    return { ok: false, json: async () => ({ message: hostile }) };
+  });
+  const messages = fixture.messages.map((m) => m.message);
+  source().send(messages[0]);
+  assert.equal(document.getElementById("bv-prompt").hidden, true);  // off by default
+  const open_ = messages.findIndex((m) => m.prompts);
+  messages.slice(1, open_ + 1).forEach((m) => source().send(m));
+  assert.equal(document.getElementById("bv-prompt").hidden, false);
+  document.getElementById("bv-prompt-text").value = "hello";
+  document.getElementById("bv-prompt").dispatchEvent(new window.Event("submit", { cancelable: true }));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(posted.url, "prompt");
+  assert.equal(posted.init.headers["Content-Type"], "application/json");
+  assert.deepEqual(JSON.parse(posted.init.body), { text: "hello" });
+  assert.equal(document.getElementById("bv-prompt-answer").textContent, hostile);
+  assert.equal(document.querySelectorAll("#bv-prompt img").length, 0);
+});
+
+test("the theme button cycles auto, light, dark", () => {
+  const { document } = open();
+  const button = document.getElementById("bv-theme");
+  const seen = [];
+  for (let i = 0; i < 3; i++) { button.click(); seen.push(document.body.dataset.theme); }
+  assert.deepEqual(seen, ["light", "dark", "auto"]);
+});
