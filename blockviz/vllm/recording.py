@@ -62,7 +62,7 @@ def recording_lines(index: PrefixIndex) -> list[bytes]:
         for r in _before(index, first):
             lines.append(_encoder.encode(BlockLine(r.source, r.hash, r.parent, list(r.token_ids), r.block_size,
                                                    r.medium, r.lora_name, r.extra_keys, r.group_idx, r.stored_at,
-                                                   r.copies)))
+                                                   max(r.copies, 1))))   # a block that ended since had >= 1 then
     for info in index.steps:
         lines.append(message_line(info))
     return lines
