@@ -322,8 +322,6 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
             raise TraceError(f"{where}: expected step {len(records) + 1} (steps must follow one another)")
         else:
             records.append(record)
-    if not records and not pending:
-        raise TraceError(f"{source}: the trace has no steps and no requests")
     trace = LoadedTrace(config, header.free_order, records, pending, header.meta, source)
     trace.truncated = truncated
     if header.tokenizer == "chars":
