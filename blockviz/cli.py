@@ -83,6 +83,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def port_number(text: str) -> int:
+    """argparse type: a TCP port, so --port 70000 is a usage error, not an OverflowError from the socket."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is in 1..65535, got {port}")
+    return port
+
+
 def add_demo_parser(sub):
     from blockviz.demo.settings import DemoSettings
     from blockviz.models.config import DTYPE_NAMES
@@ -119,8 +130,8 @@ def add_demo_parser(sub):
     demo.add_argument("--share", action="store_true", help="open the read-only class page to the network "
                       "(as --ip 0.0.0.0); the teacher's JupyterLab always stays on 127.0.0.1")
     demo.add_argument("--ip", default="127.0.0.1", help="address the class page listens on (default %(default)s)")
-    demo.add_argument("--port", type=int, help="the teacher's JupyterLab port (default: a free port)")
-    demo.add_argument("--class-port", type=int, metavar="PORT", help="the class page's port (default: a free port)")
+    demo.add_argument("--port", type=port_number, help="the teacher's JupyterLab port (default: a free port)")
+    demo.add_argument("--class-port", type=port_number, metavar="PORT", help="the class page's port (default: a free port)")
     demo.add_argument("--lang", choices=["en", "zh"], default=d.lang)
     demo.add_argument("--dir", metavar="PATH", help="working folder for the notebook and settings "
                       "(default: a temporary folder, removed at exit)")

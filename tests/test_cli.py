@@ -1,3 +1,5 @@
+import pytest
+
 from blockviz.cli import main
 
 
@@ -17,3 +19,26 @@ def test_simulate_lists_presets(capsys):
 def test_simulate_unknown_scenario_is_a_clear_error(capsys):
     assert main(["simulate", "no-such-thing"]) == 2
     assert "no scenario file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("port", ["70000", "0", "-1", "http"])
+def test_demo_port_out_of_range_is_a_usage_error(capsys, port):
+    with pytest.raises(SystemExit) as e:
+        main(["demo", "--port", port, "--no-browser"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "--port" in err and ("1..65535" in err or "not a port number" in err) and "Traceback" not in err
+
+
+@pytest.mark.parametrize("exercise_id", ["slot:[1,2]", "slot:{", 'slot:{"block_size": true}', "slot-x", "nope-3"])
+def test_exercise_with_a_bad_id_is_a_clear_error(capsys, exercise_id):
+    assert main(["exercise", exercise_id]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("blockviz exercise: ") and "Traceback" not in err
+
+
+def test_simulate_bad_scenario_file_is_a_clear_error(capsys, tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('title = "t"\nblock_size = true\nnum_blocks = 8\n[[requests]]\nprompt = "ab"\n', encoding="utf-8")
+    assert main(["simulate", str(path)]) == 2
+    assert "block_size must be a whole number" in capsys.readouterr().err
