@@ -15,7 +15,7 @@ from blockviz.limits import check_can_ever_run
 from blockviz.trace.events import Event, StepTimed
 from blockviz.trace.frame import Frame
 from blockviz.trace.io import TraceWriter, config_record, save_trace
-from blockviz.trace.replay import Arrival, LazyFrames, StepRecord, picture_of
+from blockviz.trace.replay import Arrival, LazyFrames, StepRecord, end_failed_batch, picture_of
 from blockviz.trace.snapshot import Snapshot
 from blockviz.trace.timeline import Timeline
 from blockviz.sampling_params import SamplingParams
@@ -125,18 +125,36 @@ class Session(Timeline):
         start = perf_counter()
         seqs, is_prefill = self.scheduler.schedule()
         num_tokens = sum(seq.num_scheduled_tokens for seq in seqs)
-        token_ids = self.compute(seqs, is_prefill)
-        self.scheduler.postprocess(seqs, token_ids, is_prefill)
+        failed = None
+        try:
+            token_ids = self.compute(seqs, is_prefill)
+            self.check_tokens(seqs, token_ids)
+        except Exception as e:
+            failed = e  # the batch ends with an error; the engine stays consistent and usable
+            token_ids = []
+            self.live_events, self.live_payload = [], {}
+            end_failed_batch(self.scheduler, seqs)
+        else:
+            self.scheduler.postprocess(seqs, token_ids, is_prefill)
         self.num_steps += 1
         if self.record:
             self.live_events.append(StepTimed(perf_counter() - start, num_tokens))
             self.step_records.append(StepRecord(self.pending_arrivals, token_ids, self.live_events,
-                                                self.live_payload))
+                                                self.live_payload, None if failed is None else repr(failed)))
             if self.record_to is not None:
                 self.trace_writer().step(self.num_steps, self.step_records[-1])
             self.pending_arrivals, self.live_events, self.live_payload = [], [], {}
             if self.history is not None and self.num_steps - self.first_step >= self.history + max(1, self.history // 4):
                 self.forget(self.num_steps - self.history)
+        if failed is not None:
+            raise RuntimeError(f"step {self.num_steps} failed, so its requests "
+                               f"({', '.join(self.labels[s.seq_id] for s in seqs)}) were ended and their blocks "
+                               f"released; the engine can go on: {failed!r}") from failed
+
+    def check_tokens(self, seqs: list[Sequence], token_ids):
+        if len(token_ids) != len(seqs) or not all(isinstance(t, int) and t >= 0 for t in token_ids):
+            raise ValueError(f"compute must return one token id (an int >= 0) per scheduled request: "
+                             f"{len(seqs)} scheduled, got {token_ids!r:.200}")
 
     @property
     def first_step(self) -> int:
@@ -145,7 +163,7 @@ class Session(Timeline):
     def forget(self, step: int):
         """Let go of every step before `step`: build the pictures up to it (they are recorded as
         changes, so this costs what those steps changed), then drop what no later step reads."""
-        history = self.frames.build(step)
+        history = self.frames.build(self.num_steps)  # every request so far is in it: the rest are gone for good
         history.forget_before(step)
         self.frames.cache.clear()
         replayed = history.num_steps - 1  # inputs of steps up to here are in the history now
@@ -160,20 +178,23 @@ class Session(Timeline):
     def step(self) -> Frame | None:
         """Run one engine step. Returns its frame (None when not recording)."""
         follow = self.cursor == self.last_step
-        self.advance()
-        self.moved(follow)
+        try:
+            self.advance()
+        finally:  # a failed step is a step too: views show how its batch ended
+            self.moved(follow)
         return self.frames[self.num_steps] if self.record else None
 
     def run(self, max_steps: int | None = None) -> int:
         """Step until every request finishes (or max_steps). Returns the steps taken."""
         follow = self.cursor == self.last_step
-        steps = 0
-        while not self.is_finished() and (max_steps is None or steps < max_steps):
-            self.advance()
-            steps += 1
-        if steps:
-            self.moved(follow)
-        return steps
+        first = self.num_steps
+        try:
+            while not self.is_finished() and (max_steps is None or self.num_steps - first < max_steps):
+                self.advance()
+        finally:
+            if self.num_steps > first:
+                self.moved(follow)
+        return self.num_steps - first
 
     def moved(self, follow: bool):
         """After new steps: a cursor that was at the end stays at the end; views hear once."""

@@ -123,7 +123,7 @@ class TokenSampled(Event, tag=12):
 class Finished(Event, tag=13):
     kind: ClassVar[str] = "finish"
     seq_id: int
-    reason: str  # "eos" or "length"
+    reason: str  # "eos", "length", or "error" (its step raised; the batch was ended, see session.py)
 
 
 class KVWritten(Event, tag=14):

@@ -68,6 +68,7 @@ class StepLine(msgspec.Struct, forbid_unknown_fields=True):
     live: list[dict[str, Any]] = []
     payload: dict[str, Any] | None = None
     pieces: dict[str, str] = {}
+    failed: str | None = None
 
 
 LIVE_EVENTS = (KVWritten, StepTimed)  # what only the live run knows; the rest is replayed
@@ -131,6 +132,8 @@ class TraceWriter:
         payload = payload_to_dict(record.payload)
         if payload:
             data["payload"] = payload
+        if record.failed is not None:
+            data["failed"] = record.failed
         self.line(data)
 
     def pending(self, arrivals: list[Arrival]):
@@ -290,7 +293,7 @@ def step_record(line: StepLine, where: str, num_slots: int, known: set[int]) -> 
                 raise ValueError("a slot is outside the pool")
         except (KeyError, TypeError, ValueError) as e:
             raise TraceError(f"{where}: payload is malformed ({e})") from None
-    return StepRecord(arrivals, list(line.tokens), live, payload or {})
+    return StepRecord(arrivals, list(line.tokens), live, payload or {}, line.failed)
 
 
 def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline:

@@ -37,6 +37,19 @@ class StepRecord:
     token_ids: list[int]               # one per scheduled sequence
     live_events: list[ev.Event] = field(default_factory=list)  # model-side: KV writes, timing
     payload: dict = field(default_factory=dict)                 # e.g. K/V values for the KV view
+    failed: str | None = None          # the error that ended this step's batch (token_ids is then empty)
+
+
+def end_failed_batch(scheduler: Scheduler, seqs: list[Sequence]):
+    """A step raised after scheduling (the model, a hook): finish its requests and release their
+    blocks, so the pool is consistent and the next request runs as if they had ended normally."""
+    for seq in seqs:
+        seq.num_scheduled_tokens = 0
+        seq.status = SequenceStatus.FINISHED
+        scheduler.block_manager.deallocate(seq)
+        for queue in (scheduler.running, scheduler.waiting):
+            if seq in queue:
+                queue.remove(seq)
 
 
 STATUS_NAMES = {status: status.name.lower() for status in SequenceStatus}
@@ -132,6 +145,12 @@ class Replayer:
     def step(self, record: StepRecord):
         self.arrive(record.arrivals)
         seqs, is_prefill = self.scheduler.schedule()
+        if record.failed is not None:
+            end_failed_batch(self.scheduler, seqs)
+            self.events.extend(ev.Finished(seq.seq_id, "error") for seq in seqs)
+            self.events.extend(record.live_events)
+            self.close_step()
+            return
         if len(seqs) != len(record.token_ids):
             raise RuntimeError("replay diverged from the live run: "
                                f"{len(seqs)} scheduled now, {len(record.token_ids)} then")
