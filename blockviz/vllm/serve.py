@@ -90,6 +90,12 @@ def command(settings: ServerSettings) -> list[str]:
     if dtype:
         cmd += ["--dtype", dtype]
     max_len = settings.max_model_len or (512 if embedded else None)
+    if settings.blocks is not None:   # vLLM refuses a pool that cannot hold one request of max_model_len
+        fits = (settings.blocks - 1) * settings.block_size   # one block is vLLM's null block
+        if settings.max_model_len and settings.max_model_len > fits:
+            raise ServeError(f"--max-model-len {settings.max_model_len} does not fit in {settings.blocks} blocks of "
+                             f"{settings.block_size} ({fits} tokens once vLLM keeps its null block)")
+        max_len = min(max_len or fits, fits)
     if max_len:
         cmd += ["--max-model-len", str(max_len)]
     if settings.uses_project_env:   # the CPU build: no compile step, a few sequences at a time
