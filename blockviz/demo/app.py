@@ -100,6 +100,9 @@ class Demo(w.VBox):
         self.message = w.HTML()
         self.message.add_class("bv-demo-message")
         self.dashboard = Dashboard(self.engine, lang)
+        self.dashboard.player.observe(self._follow_changed, "follow")
+        self.dashboard.player.observe(lambda _: self._on_change(None), "step")  # the teacher moved the views
+        self._shown_key = None
         self.totals = w.HTML()
         self.table = w.HTML()
         self.table.add_class("bv-demo-requests")
@@ -152,6 +155,8 @@ class Demo(w.VBox):
         self.pause() if self.playing else self.play()
 
     def play(self):
+        """Generate live, the views following the newest step."""
+        self.dashboard.follow = True
         self.live.play()
 
     def pause(self):
@@ -160,10 +165,21 @@ class Demo(w.VBox):
     def set_pace(self, pace: float):
         self.live.set_pace(pace)
 
-    def _on_change(self, cursor: int):
+    def _follow_changed(self, change):
+        if not change["new"] and self.playing:  # the teacher stepped back or jumped: stay there
+            self.pause()
+            self._say(tr("demo.paused_by_hand", self.lang))
+
+    def _on_change(self, cursor: int | None):
+        """The engine ran or took a request, or the views moved: redraw the status and table and
+        feed the class page, once per change of what they show."""
         self._drain()
-        self._update_status()
-        self.publish()
+        s = self.engine
+        key = (self.dashboard.step, s.num_steps, len(s.seqs), len(s.pending_arrivals), self.playing)
+        if key != self._shown_key:
+            self._shown_key = key
+            self._update_status()
+            self.publish()
 
     def _sync_button(self):
         self.play_button.description = tr("demo.pause" if self.playing else "demo.generate", self.lang)
@@ -270,7 +286,8 @@ class Demo(w.VBox):
         return {"running": len(s.running), "waiting": len(s.waiting), "finished": finished}
 
     def status(self) -> Status:
-        return Status(self.engine.cursor, self.engine.last_step, self.generated_tokens(), self.live.rate,
+        """The numbers of the status line, at the step the teacher's views show."""
+        return Status(self.dashboard.step, self.engine.last_step, self.generated_tokens(), self.live.rate,
                       playing=self.playing, **self.counts())
 
     def _update_status(self):
@@ -280,6 +297,7 @@ class Demo(w.VBox):
             "</div>", f'<span class="bv-field">{esc(tr("demo.f.views", self.lang, ms=f"{self.view_ms():.1f}"))}'
                       "</span></div>")
         self.totals.value = totals_html(self.ledger, self.lang)
-        pending = s.pending_arrivals if s.cursor == s.last_step else ()
-        self.table.value = requests_table_html(s.snapshot(), s.labels, pending, self.ledger, self.texts,
+        step = self.dashboard.step
+        pending = s.pending_arrivals if step == s.last_step else ()
+        self.table.value = requests_table_html(s.snapshot(step), s.labels, pending, self.ledger, self.texts,
                                                tuple(self.plan.system_ids), self.lang)

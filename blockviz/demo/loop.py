@@ -1,9 +1,10 @@
 """The demo's live loop: ▶ Generate runs the engine as an asyncio task on the event loop the demo
 was built on (in a kernel, the main thread's): one engine step, then a yield so clicks, typed
 prompts and students' prompts are handled between steps; the views refresh only when the
-LiveRunner says so (live.py), so rendering does not bound generation. Any move of the cursor by
-hand (the player's ◀, a jump) pauses it; ▶ Generate goes on from the newest step. No widgets here:
-the dashboard (app.py) and the benchmark drive the same loop."""
+LiveRunner says so (live.py), so rendering does not bound generation. A refresh keeps the
+timeline's cursor at the newest step and notifies the views once; views that follow the live end
+move with it (the dashboard pauses the loop when the teacher leaves the live end: app.py). No
+widgets here: the dashboard and the benchmark drive the same loop."""
 import asyncio
 from collections.abc import Callable
 from time import perf_counter
@@ -28,14 +29,10 @@ class LiveLoop:
         self.lang = settings.lang
         self.playing = False
         self.task: asyncio.Task | None = None
-        self.follow = True         # live refreshes move the cursor to the newest step
-        self.moved = False         # the cursor was moved by hand since play()
-        self.refreshing = False
         self._last_key = None
         self._rate = (perf_counter(), 0, 0.0)   # (time, tokens, tokens/s) at the last live refresh
         self.runner = LiveRunner(engine, self._live_refresh, budget=settings.view_budget)
         self.set_pace(settings.pace)
-        engine.on_change(self._on_change)
 
     @property
     def rate(self) -> float:
@@ -47,7 +44,7 @@ class LiveLoop:
     def play(self):
         """Generate live. In a kernel this returns at once and runs as a task on its event loop;
         without a running loop (a plain script) it runs to the end here."""
-        self.playing, self.follow, self.moved = True, True, False
+        self.playing = True
         self.on_state()
         try:
             loop = asyncio.get_running_loop()
@@ -98,13 +95,9 @@ class LiveLoop:
             self.on_state()
 
     def _live_refresh(self):
-        """Follow the newest step and notify every view once."""
+        """Move the cursor to the newest step and notify every view once."""
         s = self.engine
-        if self.follow and self.moved:  # someone stepped back or jumped: stay there
-            self.follow = False
-            self.playing = False
-            self.say(tr("demo.paused_by_hand", self.lang))
-        key = (s.num_steps, len(s.pending_arrivals), s.cursor, self.follow)
+        key = (s.num_steps, len(s.pending_arrivals))
         if key == self._last_key:
             return  # idle: nothing new to draw
         self._last_key = key
@@ -113,14 +106,5 @@ class LiveLoop:
         if now > then and tokens != before:
             rate = (tokens - before) / (now - then)
         self._rate = (now, tokens, rate if self.playing else 0.0)
-        if self.follow:
-            s.cursor = s.last_step
-        self.refreshing = True
-        try:
-            self.refresh_views()
-        finally:
-            self.refreshing = False
-
-    def _on_change(self, cursor: int):
-        if not self.refreshing and cursor != self.engine.last_step:
-            self.moved = True  # not our refresh, and not following the newest step: a hand move
+        s.cursor = s.last_step
+        self.refresh_views()

@@ -84,12 +84,12 @@ def test_the_live_loop_yields_between_steps_and_stepping_back_pauses_it(settings
         assert demo.live.task is not None and demo.playing  # returns at once: a task on the loop
         while demo.engine.num_steps < 3:
             await asyncio.sleep(0)
-        demo.engine.seek(1)  # the player's ◀ while generating
+        demo.dashboard.player.seek(1)  # the player's ◀ while generating
         while demo.live.task is not None:
             await asyncio.sleep(0)
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
-    assert not demo.playing and demo.engine.cursor == 1
+    assert not demo.playing and demo.dashboard.step == 1
     assert "paused" in demo.message.value and "Generate" in demo.play_button.description
 
     async def resume():
@@ -101,7 +101,7 @@ def test_the_live_loop_yields_between_steps_and_stepping_back_pauses_it(settings
             await asyncio.sleep(0)
 
     asyncio.run(asyncio.wait_for(resume(), 60))
-    assert demo.engine.is_finished() and demo.engine.cursor == demo.engine.last_step  # follows again
+    assert demo.engine.is_finished() and demo.dashboard.step == demo.engine.last_step  # follows again
 
 
 def test_a_pace_slows_the_engine_to_steps_a_class_can_follow(settings):

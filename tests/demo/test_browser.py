@@ -1,8 +1,10 @@
-"""A real browser on the real command: `blockviz demo` (tiny model) serves on a free localhost port with
-a random token; chromium opens the printed URL, the dashboard starts by itself, ▶ Generate makes the
-step counter advance and the pool view change, a typed prompt becomes a request that runs. Saves
-out/demo/demo.png. A second page on the same URL shows the same running demo. Skips only when
-chromium is missing.
+"""A real browser on the real command: `blockviz demo` (tiny model) serves the teacher's JupyterLab on
+a free localhost port with a random token and the class page on another; chromium opens the printed
+teacher's URL, the dashboard starts by itself, ▶ Generate makes the step counter advance and the pool
+view change, a typed prompt becomes a request that runs, and the class page (its printed URL) shows
+the same pool as the teacher's. The lab refuses terminals; the class side refuses the Jupyter API and
+never shows the token. Saves out/demo/demo.png. A second teacher's page shows the same running demo.
+Skips only when chromium is missing.
 """
 import re
 import signal
@@ -34,8 +36,8 @@ STATE = """() => {
 
 
 @pytest.fixture
-def demo_url(tiny_model, tmp_path):
-    """`blockviz demo` on the tiny model; yields the URL it prints (with its token)."""
+def demo_urls(tiny_model, tmp_path):
+    """`blockviz demo` on the tiny model; yields the teacher's URL (with its token) and the class page's."""
     port = free_port()
     out = tmp_path / "stdout.txt"
     with open(out, "w") as stdout:
@@ -46,11 +48,12 @@ def demo_url(tiny_model, tmp_path):
             stdout=stdout, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 150
-        while not (match := re.search(rf"http://127\.0\.0\.1:{port}/\S+\?token=(\w+)", out.read_text())):
+        pattern = rf"^teacher: (http://127\.0\.0\.1:{port}/\S+\?token=\w+)\nclass: (http://127\.0\.0\.1:\d+/)$"
+        while not (match := re.search(pattern, out.read_text(), re.M)):
             if server.poll() is not None or time.monotonic() > deadline:
                 pytest.fail("blockviz demo did not start:\n" + out.read_text()[-3000:])
             time.sleep(0.3)
-        yield match.group(0)
+        yield match.group(1), match.group(2)
     finally:
         server.send_signal(signal.SIGTERM)  # it stops JupyterLab and its kernel, then exits
         try:
@@ -60,13 +63,31 @@ def demo_url(tiny_model, tmp_path):
             server.wait()
 
 
-def test_demo_generates_live_and_takes_a_typed_prompt(chromium, demo_url):  # chromium first: skip before starting
+def refused(url: str, method: str = "GET", headers: dict | None = None) -> int:
+    """The status of a request that must not succeed (a 2xx fails the test)."""
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, method=method, headers=headers or {},
+                                                           data=b"{}" if method == "POST" else None), timeout=10) as r:
+            pytest.fail(f"{method} {url} answered {r.status}")
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def test_demo_generates_live_and_takes_a_typed_prompt(chromium, demo_urls):  # chromium first: skip before starting
     from playwright.sync_api import sync_playwright
 
-    base = demo_url.split("/doc/")[0]
-    with pytest.raises(urllib.error.HTTPError) as refused:  # the token is required
-        urllib.request.urlopen(f"{base}/api/contents", timeout=10)
-    assert refused.value.code == 403
+    demo_url, class_url = demo_urls
+    base, token = demo_url.split("/doc/")[0], demo_url.split("token=")[1]
+    assert refused(f"{base}/api/contents") == 403  # the token is required
+    teacher = {"Authorization": f"token {token}"}
+    with urllib.request.urlopen(urllib.request.Request(f"{base}/api/kernels", headers=teacher), timeout=10) as r:
+        assert r.status == 200  # the token works ...
+    assert refused(f"{base}/api/terminals", "POST", teacher) == 404  # ... but there are no terminals
+    for path in ("api/kernels", "api/terminals", "api/contents", "lab", "files/", "doc/tree/demo.ipynb"):
+        refused(class_url + path)
+        refused(class_url + path, "POST")
+    with urllib.request.urlopen(class_url, timeout=10) as r:
+        assert token not in r.read().decode()
     OUT.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
@@ -109,7 +130,9 @@ def test_demo_generates_live_and_takes_a_typed_prompt(chromium, demo_url):  # ch
             page.wait_for_function("document.querySelector('.bv-demo-message').textContent.includes('paused')",
                                    timeout=30_000)
             back = page.evaluate(STATE)
-            assert back["poolStep"] < back["step"]  # showing an earlier step, the engine further on
+            debug = page.evaluate("""() => ({pools: [...document.querySelectorAll('svg[data-view="pool"]')].map(s => s.dataset.step),
+                player: document.querySelector('.bv-player')?.textContent, stats: document.querySelector('.bv-demo-stats').outerHTML})""")
+            assert back["poolStep"] < back["step"], debug  # showing an earlier step, the engine further on
             time.sleep(0.5)
             assert page.evaluate(STATE)["step"] == back["step"]  # paused means paused
 
@@ -125,7 +148,15 @@ def test_demo_generates_live_and_takes_a_typed_prompt(chromium, demo_url):  # ch
             time.sleep(0.5)
             assert page.evaluate(STATE)["step"] == paused["step"]
 
-            second = browser.new_context().new_page()  # another page on the URL (a class): the same demo
+            room = browser.new_context().new_page()  # the class page shows the teacher's step and states
+            room.goto(class_url)
+            room.wait_for_function("(step) => { const s = document.querySelector('#bv-pool svg'); "
+                                   "return s && +s.dataset.step === step; }", arg=paused["poolStep"], timeout=30_000)
+            assert room.evaluate("() => [...document.querySelectorAll('#bv-pool [data-block-id]')]"
+                                 ".map(e => e.dataset.state).join(',')") == paused["states"]
+            assert token not in room.content()
+
+            second = browser.new_context().new_page()  # another teacher's page on the URL: the same demo
             second.goto(demo_url, timeout=120_000)
             second.wait_for_selector(".bv-demo-stats", timeout=150_000)
             assert second.evaluate(STATE)["step"] == paused["step"] and not second.evaluate(STATE)["playing"]
