@@ -42,9 +42,9 @@ STRINGS: dict[str, dict[str, str]] = {
                     "zh": "缺角与q0:下一次分配取走此块(qN:在空闲队列中的位置)"},
     "pool.fold": {"en": "blocks {first}–{last} · {n} free, nothing to reuse · free queue {q0}–{q1}",
                   "zh": "块{first}–{last} · {n}块空闲,没有可复用内容 · 空闲队列位置{q0}–{q1}"},
-    "legend.fold": {"en": "a whole row: {n} or more free blocks in a row, unchanged this step and in the same order "
-                          "in the free queue, shown as one (click it for details)",
-                    "zh": "整行一格:{n}个以上相邻的空闲块,本步未变且在空闲队列中顺序相同,合为一格(点击查看详情)"},
+    "legend.fold": {"en": "a whole row: {n} or more free blocks in a row, unchanged this step and in free-queue order, "
+                          "as one (click it)",
+                    "zh": "整行一格：{n}个以上相邻的空闲块，本步未变且在空闲队列中顺序相同，合为一格（点击查看详情）"},
 
     # block detail
     "detail.title": {"en": "block {block} at step {step}", "zh": "第{step}步的块{block}"},

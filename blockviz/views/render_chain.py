@@ -10,7 +10,7 @@ from blockviz.i18n import t
 from blockviz.trace.events import CacheProbe
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.format import short_hash
-from blockviz.views.render_pool import default_decode
+from blockviz.views.render_pool import GLYPH, LEGEND_ROW, default_decode
 from blockviz.views.svg import clip, esc, svg_document, text, text_width, visible
 from blockviz.views.theme import OUTCOME_STYLES
 
@@ -35,9 +35,9 @@ def render_chain(snapshot: Snapshot, seq_id: int, probes: Sequence[CacheProbe], 
         when = t("chain.admitted" if admitted else "chain.attempt", lang, step=probe_step)
     title = t("chain.title", lang, label=seq.label, when=when)
     parts = [text(10, 16, title, 12, bold=True)]
-    formula = t("chain.formula", lang)
-    parts.append(text(10, 32, formula, 11, cls="bv-muted"))
-    top = 44
+    formula = [t("chain.formula", lang), t("chain.formula_why", lang)]
+    parts += [text(10, 32 + k * 14, line, 11, cls="bv-muted") for k, line in enumerate(formula)]
+    top = 58
     for k, probe in enumerate(probes):
         x = 10 + (k % PER_ROW) * (BOX_W + ARROW)
         y = top + (k // PER_ROW) * (BOX_H + 14)
@@ -56,7 +56,7 @@ def render_chain(snapshot: Snapshot, seq_id: int, probes: Sequence[CacheProbe], 
                      f'class="bv-line" stroke-width="1.2"{dashed}/>')
         ink = style.text
         parts.append(text(x + 6, y + 15, f"h{probe.index}{where}", 12, bold=True, fill=ink))
-        parts.append(text(x + BOX_W - 6, y + 15, style.glyph, 13, anchor="end", fill=ink))
+        parts.append(text(x + BOX_W - 6, y + 16, style.glyph, GLYPH, anchor="end", fill=ink))
         parts.append(text(x + 6, y + 30, clip(outcome, 19), 10, fill=ink))
         parts.append(text(x + 6, y + 47, clip(f"“{content}”", 18), 11, fill=ink))
         parts.append(text(x + 6, y + 63, f"{short_hash(probe.hash, 12)}", 11, fill=ink))
@@ -75,14 +75,14 @@ def render_chain(snapshot: Snapshot, seq_id: int, probes: Sequence[CacheProbe], 
     legend_w = 0.0
     for k, outcome in enumerate(OUTCOMES):
         style = OUTCOME_STYLES[outcome]
-        yy = legend_y + k * 16
-        line = t(f"outcome.{outcome}.meaning", lang)
-        parts.append(f'<rect x="10" y="{yy}" width="20" height="13" rx="2" fill="{style.fill}" class="bv-line"/>')
-        parts.append(text(20, yy + 10, style.glyph, 10, anchor="middle", fill=style.text))
-        parts.append(text(36, yy + 10, f'{t(f"outcome.{outcome}", lang)}: {line}', 11))
-        legend_w = max(legend_w, 36 + text_width(f'{t(f"outcome.{outcome}", lang)}: {line}', 11))
-    height = legend_y + len(OUTCOMES) * 16 + 8
+        yy = legend_y + k * LEGEND_ROW
+        line = f'{t(f"outcome.{outcome}", lang)}: {t(f"outcome.{outcome}.meaning", lang)}'
+        parts.append(f'<rect x="10" y="{yy}" width="24" height="18" rx="2" fill="{style.fill}" class="bv-line"/>')
+        parts.append(text(22, yy + 14, style.glyph, GLYPH, anchor="middle", fill=style.text))
+        parts.append(text(40, yy + 13, line, 11))
+        legend_w = max(legend_w, 40 + text_width(line, 11))
+    height = legend_y + len(OUTCOMES) * LEGEND_ROW + 8
     width = max(20 + min(len(probes), PER_ROW) * (BOX_W + ARROW), text_width(title, 12) + 20,
-                text_width(formula, 11) + 20, legend_w + 20)
+                *(text_width(line, 11) + 20 for line in formula), legend_w + 20)
     return svg_document(width, height, "".join(parts), view="chain", step=snapshot.step, label=title,
                         attrs=f' data-seq-id="{seq_id}"')

@@ -17,13 +17,15 @@ Decode = Callable[[tuple[int, ...]], str]
 
 COMPACT_ABOVE = 256          # more blocks than this: small cells with the glyph only
 FULL_CELL = (100, 84, 8)     # width, height, columns
-COMPACT_CELL = (22, 22, 32)  # 64 columns above 1024 blocks
+COMPACT_CELL = (22, 22, 32)  # 32 columns at most: the pool fits a 900 px notebook column
 GAP = 4
 PAD = 8
 # A GPU sizes the pool from free memory (tens of thousands of blocks) while a few requests use a
 # few hundred: in pools this large, long runs of idle free blocks fold into one cell each.
 FOLD_ABOVE = 2048
 FOLD_MIN = 64                # shorter runs are drawn block by block: a folded run takes a whole row
+GLYPH = 14                   # font size of every state glyph: legible at a glance
+SWATCH_W, LEGEND_ROW = 26, 21
 
 
 def default_decode(token_ids) -> str:
@@ -117,8 +119,6 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     decode = decode or default_decode
     compact = snapshot.num_blocks > COMPACT_ABOVE if compact is None else compact
     cell_w, cell_h, ncols = COMPACT_CELL if compact else FULL_CELL
-    if snapshot.num_blocks > 1024:
-        ncols *= 2
     ncols = max(1, min(ncols, snapshot.num_blocks))
     touched = touched_blocks(events)
     places = queue_places(snapshot)
@@ -168,7 +168,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
         body = (f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" rx="3" fill="{style.fill}" '
                 f'class="bv-line" stroke-width="1"/>')
         if compact:  # one string per block: a compact pool has thousands
-            body += (f'<text x="{x + cell_w / 2:g}" y="{y + cell_h / 2 + 5:g}" font-size="13" '
+            body += (f'<text x="{x + cell_w / 2:g}" y="{y + cell_h / 2 + 5:g}" font-size="{GLYPH}" '
                      f'text-anchor="middle" fill="{style.text}">{style.glyph}</text>')
         else:
             ink = style.text
@@ -184,8 +184,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
         if pos == 0:  # a notch on the block the next allocation pops
             body += f'<path d="M{x} {y} L{x + 10} {y} L{x} {y + 10} Z" class="bv-fg"/>'
         if i in touched:
-            body += (f'<rect x="{x - 1.5}" y="{y - 1.5}" width="{cell_w + 3}" height="{cell_h + 3}" rx="4" '
-                     f'fill="none" class="bv-touch" stroke-width="3" stroke-dasharray="5 3"/>')
+            body += touched_outline(x, y, cell_w, cell_h)
         if i == selected:
             body += selection(x, y, cell_w, cell_h)
         cells.append(Cell(i, attrs, body))
@@ -206,9 +205,18 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     return PoolPicture(root, head, tuple(cells), legend_svg)
 
 
+def touched_outline(x: float, y: float, w: float, h: float) -> str:
+    """Changed this step: a thick dashed ring in the page's accent colour."""
+    return (f'<rect x="{x - 1.5}" y="{y - 1.5}" width="{w + 3}" height="{h + 3}" rx="4" '
+            f'fill="none" class="bv-touch" stroke-width="3.5" stroke-dasharray="6 3"/>')
+
+
 def selection(x: float, y: float, w: float, h: float) -> str:
-    return (f'<rect x="{x - 3}" y="{y - 3}" width="{w + 6}" height="{h + 6}" rx="5" '
-            f'fill="none" class="bv-sel" stroke-width="2"/>')
+    """The block shown in the detail panel: a solid ring outside any other mark, on a halo of the
+    page's background so it reads on every fill."""
+    return (f'<rect x="{x - 4}" y="{y - 4}" width="{w + 8}" height="{h + 8}" rx="6" fill="none" '
+            f'class="bv-sel-halo" stroke-width="6"/><rect x="{x - 4}" y="{y - 4}" width="{w + 8}" '
+            f'height="{h + 8}" rx="6" fill="none" class="bv-sel" stroke-width="3"/>')
 
 
 def fold_summary(first: int, last: int, queue_first: int, lang: str) -> str:
@@ -228,7 +236,7 @@ def fold_cell(first: int, last: int, queue_first: int, x: float, y: float, w: fl
              "data-queue": str(queue_first), "aria-label": label, "data-last-block-id": str(last)}
     body = (f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="3" fill="{style.fill}" class="bv-line" '
             f'stroke-width="1"/><title>{esc(label)}</title>'
-            + text(x + 11, y + h / 2 + 5, style.glyph, 13, anchor="middle", fill=style.text)
+            + text(x + 11, y + h / 2 + 5, style.glyph, GLYPH, anchor="middle", fill=style.text)
             + text(x + 24, y + h / 2 + 4, clip(label, int((w - 30) / (CHAR_WIDTH * 11))), 11, fill=style.text))
     if selected is not None and first <= selected <= last:
         body += selection(x, y, w, h)
@@ -237,37 +245,38 @@ def fold_cell(first: int, last: int, queue_first: int, x: float, y: float, w: fl
 
 def swatch_line(x: float, y: float, style: Style, glyph: str, line: str) -> str:
     """One legend line: a swatch in the state's colour with its glyph, then the words."""
-    return (f'<rect x="{x}" y="{y}" width="22" height="14" rx="2" fill="{style.fill}" class="bv-line"/>'
-            + text(x + 11, y + 11, glyph, 11, anchor="middle", fill=style.text) + text(x + 28, y + 11, line, 11))
+    return (f'<rect x="{x}" y="{y}" width="{SWATCH_W}" height="18" rx="2" fill="{style.fill}" class="bv-line"/>'
+            + text(x + SWATCH_W / 2, y + 14, glyph, GLYPH, anchor="middle", fill=style.text)
+            + text(x + SWATCH_W + 6, y + 13, line, 11))
 
 
 def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str = "en",
                   folds: bool = False) -> tuple[str, float, float]:
     """Swatch, glyph, name, how many blocks are in it now and meaning of each state, then the two
     markers, and with `folds` what a folded run looks like. Returns (svg, width, height)."""
-    parts, width, row = [], 0.0, 17
+    parts, width, row = [], 0.0, LEGEND_ROW
     for k, state in enumerate(BlockState):
         style = STATE_STYLES[state]
         yy = y + k * row
         line = t("legend.state", lang, name=t(f"state.{state.value}", lang), count=counts[state],
                  meaning=t(f"state.{state.value}.meaning", lang))
         parts.append(swatch_line(x, yy, style, style.glyph, line))
-        width = max(width, 28 + text_width(line, 11))
+        width = max(width, SWATCH_W + 6 + text_width(line, 11))
     yy = y + len(BlockState) * row
-    parts.append(f'<rect x="{x}" y="{yy}" width="22" height="14" rx="2" fill="none" class="bv-touch" '
-                 f'stroke-width="3" stroke-dasharray="5 3"/>')
-    parts.append(text(x + 28, yy + 11, t("legend.touched", lang), 11))
+    parts.append(touched_outline(x + 1.5, yy + 1.5, SWATCH_W - 3, 15))
+    parts.append(text(x + SWATCH_W + 6, yy + 13, t("legend.touched", lang), 11))
     yy += row
     parts.append(f'<path d="M{x} {yy} L{x + 10} {yy} L{x} {yy + 10} Z" class="bv-fg"/>')
-    parts.append(text(x + 28, yy + 11, t("legend.next", lang), 11))
-    width = max(width, 28 + text_width(t("legend.touched", lang), 11), 28 + text_width(t("legend.next", lang), 11))
+    parts.append(text(x + SWATCH_W + 6, yy + 13, t("legend.next", lang), 11))
+    width = max(width, SWATCH_W + 6 + text_width(t("legend.touched", lang), 11),
+                SWATCH_W + 6 + text_width(t("legend.next", lang), 11))
     height = (len(BlockState) + 2) * row
     if folds:
         yy += row
         style = STATE_STYLES[BlockState.FREE]
         line = t("legend.fold", lang, n=FOLD_MIN)
         parts.append(swatch_line(x, yy, style, style.glyph + "…", line))
-        width, height = max(width, 28 + text_width(line, 11)), height + row
+        width, height = max(width, SWATCH_W + 6 + text_width(line, 11)), height + row
     return "".join(parts), width, height
 
 

@@ -1,9 +1,11 @@
 """Colours, glyphs and theme classes shared by every renderer.
 
-State fills come from the Okabe-Ito palette (distinguishable with the common colour-vision
-deficiencies), and every state also has a glyph, so colour never carries meaning alone.
-Page colours (background, text, lines) are JupyterLab CSS variables with light fallbacks, so the
-views follow JupyterLab's dark theme and still read well in a standalone file.
+State and probe-outcome fills take their hues from the Okabe-Ito palette and spread their
+lightness (white, yellow, sky blue, orange, green, purple from light to dark), so every pair stays
+apart in grayscale and under protanopia, deuteranopia and tritanopia (tests/views/test_palette.py
+simulates them). Every state also has a glyph, so colour never carries meaning alone; the darker
+fills take white text. Page colours (background, text, lines) are JupyterLab CSS variables with
+light fallbacks, so the views follow JupyterLab's dark theme and still read well in a standalone file.
 """
 from dataclasses import dataclass
 
@@ -11,6 +13,11 @@ from blockviz.states import BlockState
 
 OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky_blue": "#56B4E9", "bluish_green": "#009E73",
              "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "reddish_purple": "#CC79A7"}
+
+# Okabe-Ito hues at CIE L* 100, 88, 76, 62, 48, 34 (and vermillion at 44): one lightness step apart
+WHITE, INK = "#FFFFFF", "#1A1A1A"
+YELLOW, SKY_BLUE, ORANGE = "#EBE03D", "#6BC6FC", "#C78800"
+GREEN, PURPLE, VERMILLION = "#00825E", "#813461", "#AF4600"
 
 
 @dataclass(frozen=True)
@@ -21,22 +28,22 @@ class Style:
 
 
 STATE_STYLES: dict[BlockState, Style] = {
-    BlockState.FREE: Style("#E4E4E4", "#1A1A1A", "○"),
-    BlockState.CACHED_FREE: Style(OKABE_ITO["sky_blue"], "#000000", "◎"),
-    BlockState.STALE_FREE: Style(OKABE_ITO["reddish_purple"], "#000000", "⊘"),
-    BlockState.FILLING: Style(OKABE_ITO["yellow"], "#000000", "◔"),
-    BlockState.CACHED: Style(OKABE_ITO["bluish_green"], "#000000", "●"),
-    BlockState.SHARED: Style(OKABE_ITO["orange"], "#000000", "◆"),
+    BlockState.FREE: Style(WHITE, INK, "○"),
+    BlockState.CACHED_FREE: Style(SKY_BLUE, "#000000", "◎"),
+    BlockState.STALE_FREE: Style(PURPLE, WHITE, "⊘"),
+    BlockState.FILLING: Style(YELLOW, "#000000", "◔"),
+    BlockState.CACHED: Style(GREEN, WHITE, "●"),
+    BlockState.SHARED: Style(ORANGE, "#000000", "◆"),
 }
 
 # CacheProbe outcomes, coloured like the state a hit leads to
 OUTCOME_STYLES: dict[str, Style] = {
-    "hit_used": Style(OKABE_ITO["orange"], "#000000", "✓"),
-    "hit_free": Style(OKABE_ITO["sky_blue"], "#000000", "↻"),
-    "miss": Style(OKABE_ITO["vermillion"], "#000000", "✗"),
-    "mismatch": Style(OKABE_ITO["reddish_purple"], "#000000", "≠"),
-    "skipped": Style("#E4E4E4", "#1A1A1A", "–"),
-    "not_probed": Style("#FFFFFF", "#1A1A1A", "?"),
+    "hit_used": Style(ORANGE, "#000000", "✓"),
+    "hit_free": Style(SKY_BLUE, "#000000", "↻"),
+    "miss": Style(VERMILLION, WHITE, "✗"),
+    "mismatch": Style(PURPLE, WHITE, "≠"),
+    "skipped": Style("#DDDDDD", INK, "–"),
+    "not_probed": Style(WHITE, INK, "?"),
 }
 
 # KV heat map: negative -> blue, zero -> near white, positive -> vermillion (a diverging pair safe for CVD)
@@ -50,6 +57,7 @@ THEME: dict[str, tuple[str, str, str]] = {
     "bv-line": ("stroke", "--jp-border-color1", "#8a8a8a"),
     "bv-touch": ("stroke", "--jp-brand-color1", "#0b5cad"),
     "bv-sel": ("stroke", "--jp-ui-font-color0", "#000000"),
+    "bv-sel-halo": ("stroke", "--jp-layout-color0", "#ffffff"),
     "bv-arrow": ("fill", "--jp-ui-font-color2", "#555555"),
 }
 FONT = "'DejaVu Sans Mono', Menlo, Consolas, monospace"

@@ -1,10 +1,12 @@
+import io
 import re
 from xml.etree import ElementTree
 
 import pytest
 from PIL import Image
 
-from blockviz.views.export import VIEWS, export_gif, export_html, export_png, export_svg
+from blockviz.trace.events import RequestAdded
+from blockviz.views.export import VIEWS, export_gif, export_html, export_png, export_svg, first_busy_step
 
 
 @pytest.mark.parametrize("view", VIEWS)
@@ -22,7 +24,7 @@ def test_png_is_drawn_from_the_svg_at_its_size(lifecycle, tmp_path):
     with Image.open(export_png(lifecycle, tmp_path / "pool.png", "pool", step=2, dpi=100)) as image:
         assert (image.width, image.height) == (int(svg.get("width")), int(svg.get("height")))
         colours = {c for _, c in image.convert("RGB").getcolors(1 << 16)}
-    assert (0x00, 0x9E, 0x73) in colours  # the cached fill really is painted
+    assert (0x00, 0x82, 0x5E) in colours  # the cached fill really is painted
 
 
 def test_gif_of_a_step_range(lifecycle, tmp_path):
@@ -58,3 +60,28 @@ def test_chinese_exports_draw_every_glyph(lifecycle, view, tmp_path):
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message=".*missing from font.*")
         export_png(lifecycle, tmp_path / f"{view}.png", view, step=3, lang="zh", dpi=40)
+
+
+def test_a_gif_starts_at_the_first_step_where_something_happens(lifecycle, tmp_path):
+    busy = first_busy_step(lifecycle)
+    assert busy > 0 and all(isinstance(e, RequestAdded) for step in range(busy) for e in lifecycle.events(step))
+    with Image.open(export_gif(lifecycle, tmp_path / "pool.gif", dpi=20)) as image:
+        assert image.n_frames == lifecycle.last_step + 1 - busy
+    with Image.open(export_gif(lifecycle, tmp_path / "all.gif", dpi=20, from_start=True)) as image:
+        assert image.n_frames == lifecycle.last_step + 1
+
+
+def test_every_figure_draws_chinese_with_the_cjk_font(lifecycle):
+    """pool_slots_figure (lesson 01) as well as the exports: no glyph is missing in Chinese."""
+    import warnings
+
+    from blockviz.lesson_tools import pool_slots_figure
+    from blockviz.views.theme import matplotlib_fonts
+    if len(matplotlib_fonts()) == 1:
+        pytest.skip("no CJK font installed (apt-get install fonts-wqy-microhei)")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*missing from font.*")
+        fig = pool_slots_figure(4, 4, {5: "t0"}, title="物理块池", lang="zh")
+        fig.savefig(io.BytesIO(), format="png", dpi=30)
+    import matplotlib.pyplot as plt
+    plt.close(fig)
