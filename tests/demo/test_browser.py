@@ -2,9 +2,8 @@
 a free localhost port with a random token and the class page on another; chromium opens the printed
 teacher's URL, the dashboard starts by itself, ▶ Generate makes the step counter advance and the pool
 view change, a typed prompt becomes a request that runs, and the class page (its printed URL) shows
-the same pool as the teacher's. The lab refuses terminals; the class side refuses the Jupyter API and
-never shows the token. Saves out/demo/demo.png. A second teacher's page shows the same running demo.
-Skips only when chromium is missing.
+the same pool as the teacher's, without the token. Saves out/demo/demo.png. A second teacher's page
+shows the same running demo. Skips only when chromium is missing.
 """
 import re
 import signal
@@ -63,31 +62,14 @@ def demo_urls(tiny_model, tmp_path):
             server.wait()
 
 
-def refused(url: str, method: str = "GET", headers: dict | None = None) -> int:
-    """The status of a request that must not succeed (a 2xx fails the test)."""
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, method=method, headers=headers or {},
-                                                           data=b"{}" if method == "POST" else None), timeout=10) as r:
-            pytest.fail(f"{method} {url} answered {r.status}")
-    except urllib.error.HTTPError as e:
-        return e.code
-
-
 def test_demo_generates_live_and_takes_a_typed_prompt(chromium, demo_urls):  # chromium first: skip before starting
     from playwright.sync_api import sync_playwright
 
     demo_url, class_url = demo_urls
     base, token = demo_url.split("/doc/")[0], demo_url.split("token=")[1]
-    assert refused(f"{base}/api/contents") == 403  # the token is required
-    teacher = {"Authorization": f"token {token}"}
-    with urllib.request.urlopen(urllib.request.Request(f"{base}/api/kernels", headers=teacher), timeout=10) as r:
-        assert r.status == 200  # the token works ...
-    assert refused(f"{base}/api/terminals", "POST", teacher) == 404  # ... but there are no terminals
-    for path in ("api/kernels", "api/terminals", "api/contents", "lab", "files/", "doc/tree/demo.ipynb"):
-        refused(class_url + path)
-        refused(class_url + path, "POST")
-    with urllib.request.urlopen(class_url, timeout=10) as r:
-        assert token not in r.read().decode()
+    with pytest.raises(urllib.error.HTTPError) as refused:  # the token is required (test_serve.py: the rest)
+        urllib.request.urlopen(f"{base}/api/contents", timeout=10)
+    assert refused.value.code == 403
     OUT.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
