@@ -16,6 +16,9 @@ def show(timeline, view: str = "dashboard", lang: str = "en", **options):
     keeps until moved; `follow=True` moves it to each new step (default: on only when opened at the
     live end); e.g. show(llm, "kv", step=3, kv="v") for the V values at step 3. Every widget has
     `.step` and `.follow` (see stepping.py)."""
+    if getattr(timeline, "meta", {}).get("kind") == "vllm":   # a blockviz.vllm watch: its own views
+        from blockviz.views.vllm_widget import WatchView
+        return WatchView(timeline, lang=lang, **options)
     from blockviz.views import dashboard, player, widgets  # ipywidgets only when a widget is asked for
     makers = {"dashboard": dashboard.Dashboard, "pool": widgets.PoolView, "mapping": widgets.MappingView,
               "chain": widgets.ChainView, "kv": widgets.KVView, "events": widgets.EventLog,

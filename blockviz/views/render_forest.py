@@ -63,7 +63,8 @@ def layout(picture: Picture, max_cells: int = MAX_CELLS) -> tuple[dict[str, list
     removed_now = [r for r in picture.info.removed if r.removed_at == picture.step]
     out: dict[str, list[Placed]] = {}
     for source in sorted({r.source for r in shown} | {r.source for r in removed_now}):
-        records = [r for r in shown if r.source == source] + [r for r in removed_now if r.source == source]
+        records = sorted([r for r in shown if r.source == source] + [r for r in removed_now if r.source == source],
+                         key=lambda r: r.stored_at)   # siblings in the order they were stored
         removed_ids = {id(r) for r in removed_now}
         by_hash = {}
         for r in records:

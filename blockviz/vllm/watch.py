@@ -70,6 +70,7 @@ class Watch:
         self._listeners: list[Listener] = []
         self._restarted: set[str] = set()
         self._tokenizer = tokenizer
+        self.closed = False
         self.meta = {"kind": "vllm", "sources": [link.events for link in self.links], "history": history}
         self.subscriber = Subscriber(self.links, self, replay_timeout) if connect else None
 
@@ -238,6 +239,7 @@ class Watch:
             recording.save(self.index, path)
 
     def close(self):
+        self.closed = True
         if self.subscriber is not None:
             self.subscriber.close()
 
