@@ -82,8 +82,11 @@ class Scenario:
         checks.whole("max_num_seqs", self.max_num_seqs, 1)
         checks.whole("max_num_batched_tokens", self.max_num_batched_tokens, 1)
         checks.whole("max_steps", self.max_steps, 1, MAX_STEPS)
-        if self.free_order is not None and not isinstance(self.free_order, list):
-            raise ValueError(f"free_order must be a list of block ids, got {self.free_order!r:.80}")
+        order = self.free_order
+        if order is not None and (not isinstance(order, list) or any(type(b) is not int for b in order)
+                                  or sorted(order) != list(range(self.num_blocks))):
+            raise ValueError(f"free_order must list every block id 0..{self.num_blocks - 1} once, "
+                             f"got {self.free_order!r:.80}")
         if not 1 <= len(self.requests) <= MAX_REQUESTS:
             raise ValueError(f"a scenario has 1..{MAX_REQUESTS} [[requests]], got {len(self.requests)}")
         for i, r in enumerate(self.requests):
@@ -99,7 +102,12 @@ class Scenario:
 
     def run(self, sim: Simulator | None = None) -> Simulator:
         """Add each request at its arrival step and run until all are done."""
-        sim = sim or self.build()
+        try:
+            return self.run_on(sim or self.build())
+        except ValueError as e:
+            raise ValueError(f"scenario {self.name}: {e}") from None
+
+    def run_on(self, sim: Simulator) -> Simulator:
         pending = sorted(self.requests, key=lambda r: r.at_step)
         while sim.num_steps < self.max_steps:
             while pending and pending[0].at_step <= sim.num_steps:
@@ -108,11 +116,11 @@ class Scenario:
             if sim.is_finished():
                 if not pending:
                     break
-                raise ValueError(f"scenario {self.name}: idle at step {sim.num_steps} "
+                raise ValueError(f"idle at step {sim.num_steps} "
                                  f"before a request arriving at step {pending[0].at_step}")
             sim.step()
         if pending or not sim.is_finished():
-            raise ValueError(f"scenario {self.name}: max_steps = {self.max_steps} ran out with requests still "
+            raise ValueError(f"max_steps = {self.max_steps} ran out with requests still "
                              f"{'to arrive' if pending else 'running'}; raise max_steps")
         return sim
 
