@@ -10,6 +10,8 @@ from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
 
+import numpy as np
+
 from blockviz.trace.events import Event, unpack_events
 from blockviz.trace.versions import Versions
 
@@ -29,7 +31,7 @@ class SeqHistory:
     """One request over time. token_ids is append-only (a request never loses a token, even when
     preempted), so its length at a step says which tokens it had then."""
     __slots__ = ("seq_id", "label", "token_ids", "num_prompt_tokens", "max_tokens", "arrived",
-                 "kept", "gap", "table", "status", "epoch", "length")
+                 "kept", "gap", "table", "status", "place", "epoch", "length")
 
     def __init__(self, seq_id: int, label: str, token_ids: list[int], num_prompt_tokens: int,
                  max_tokens: int, arrived: int):
@@ -39,6 +41,7 @@ class SeqHistory:
         self.gap = Versions()     # num_tokens - num_cached_tokens: changes at admission, chunks, release
         self.table = Versions()   # (block ids of this allocation, how many of them are in the table)
         self.status = Versions()
+        self.place = Versions()   # its order key in the queue its status names (waiting or running)
         self.epoch: list[int] = []  # the current allocation's block ids, appended as the table grows
         self.length = 0             # how many of them are in the table now
 
@@ -81,6 +84,7 @@ class History:
         self.block_size = block_size
         self.num_blocks = num_blocks
         self.initial_order = range(num_blocks) if free_order is None else list(free_order)
+        self.initial_order_array = np.arange(num_blocks) if free_order is None else np.array(free_order)
         self.first_step = start           # the oldest step still kept
         self.num_steps = start            # the step being written next (the last one is num_steps - 1)
         self.packed: list[bytes] = []     # events of step first_step + i
@@ -91,7 +95,7 @@ class History:
         self.initial_ticket = self.initial_order if free_order is None else array("q", inverse(free_order))
         self.hashes: dict[int, Versions] = {}   # hash -> block id it maps to (-1: not in the map)
         self.seqs: dict[int, SeqHistory] = {}   # in arrival order
-        self.queues = Versions()                # (waiting ids, running ids)
+        self.next_back, self.next_front = 0, 0  # order keys: a queue lists its requests by key
 
     # --- writing ----------------------------------------------------------------------------
 
@@ -123,8 +127,26 @@ class History:
     def add_seq(self, seq: SeqHistory):
         self.seqs[seq.seq_id] = seq
 
+    def to_back(self, step: int, seq_id: int):
+        """The request joined the tail of its queue (an arrival; an admission joins running)."""
+        self.seqs[seq_id].place.set(step, self.next_back)
+        self.next_back += 1
+
+    def to_front(self, step: int, seq_id: int):
+        """The request went back to the head of waiting (preempted)."""
+        self.next_front -= 1
+        self.seqs[seq_id].place.set(step, self.next_front)
+
     def set_queues(self, step: int, waiting: tuple[int, ...], running: tuple[int, ...]):
-        self.queues.set(step, (waiting, running))
+        """Both queues in full (a picture that is not built from a step's events)."""
+        for queue in (waiting, running):
+            for i, seq_id in enumerate(queue):
+                self.seqs[seq_id].place.set(step, i)
+
+    def queue(self, status: str, step: int) -> tuple[int, ...]:
+        members = [(seq.place.at(step), seq.seq_id) for seq in self.seqs.values()
+                   if seq.arrived <= step and seq.status.at(step) == status]
+        return tuple(seq_id for _, seq_id in sorted(members))
 
     def end_step(self, packed_events: bytes, payload: dict | None = None):
         """Close the step being written: its events (packed) and what only the live run knew."""
@@ -180,11 +202,11 @@ class History:
             del self.hashes[h]  # out of the map since before the window: no kept step can see it
         for versions in self.hashes.values():
             versions.forget_before(step)
-        self.queues.forget_before(step)
         for seq_id in [i for i, s in self.seqs.items() if s.status.last == "finished" and s.status.last_step <= step]:
             del self.seqs[seq_id]
         for seq in self.seqs.values():
             seq.gap.forget_before(step)
             seq.table.forget_before(step)
             seq.status.forget_before(step)
+            seq.place.forget_before(step)
         self.first_step = step

@@ -5,7 +5,8 @@ arrived when, and which token each step sampled. Because the engine is determini
 the same inputs to RecordingScheduler reproduces every state, and this time every event is
 captured. After each replayed step the Recorder writes into the History only what the step's
 events say changed (the blocks it touched, the hashes it registered or evicted, the requests it
-scheduled, the queues), so building every step's picture costs what changed, never the pool.
+scheduled, added, preempted or released), so building every step's picture costs what changed,
+never the pool or the queues.
 """
 from collections import OrderedDict
 from collections.abc import Sequence as SequenceABC
@@ -74,13 +75,13 @@ class Recorder:
 
     def record(self, events: list[ev.Event], touched_blocks, payload: dict | None = None):
         h, bm, step = self.history, self.scheduler.block_manager, self.history.num_steps
-        seq_ids, hashes = set(), set()
+        seq_ids, hashes = {}, set()  # requests in the order the step met them
         for e in events:  # by type, most common first: a decode step is mostly TokenSampled
             kind = type(e)
             if kind is ev.TokenSampled or kind is ev.CacheProbe or kind is ev.CanAllocate:
                 continue  # covered by Scheduled, or (a probe that did not admit) changed nothing
             if kind is ev.Scheduled:
-                seq_ids.update(e.seq_ids)
+                seq_ids.update(dict.fromkeys(e.seq_ids))
             elif kind is ev.BlockAllocated:
                 h.leave_free_queue(step, e.block_id)
                 if e.evicted_hash != -1:
@@ -90,20 +91,25 @@ class Recorder:
             elif kind is ev.BlockReleased:
                 if e.ref_count == 0:
                     h.join_free_queue(step, e.block_id)
-                seq_ids.add(e.seq_id)
+                seq_ids[e.seq_id] = None
             elif kind is ev.HashRegistered:
                 hashes.add(e.hash)
-            elif kind is ev.RequestAdded or kind is ev.Preempted:
-                seq_ids.add(e.seq_id)
+            elif kind is ev.RequestAdded:
+                seq_ids[e.seq_id] = None
+                h.to_back(step, e.seq_id)
+            elif kind is ev.Preempted:
+                seq_ids[e.seq_id] = None
+                h.to_front(step, e.seq_id)
         for block_id in touched_blocks:
             h.set_block(step, self.block_view(bm.blocks[block_id]))
         for hh in hashes:
             h.set_hash(step, hh, bm.hash_to_block_id.get(hh, -1))
         for seq_id in seq_ids:
-            seq = self.seqs[seq_id]
-            h.seqs[seq_id].update(step, len(seq), seq.num_cached_tokens, seq.block_table, status_name(seq))
-        h.set_queues(step, tuple(s.seq_id for s in self.scheduler.waiting),
-                     tuple(s.seq_id for s in self.scheduler.running))
+            seq, history = self.seqs[seq_id], h.seqs[seq_id]
+            status = status_name(seq)
+            if status == "running" and history.status.last != "running":
+                h.to_back(step, seq_id)  # admitted: joins running's tail, in the order scheduled
+            history.update(step, len(seq), seq.num_cached_tokens, seq.block_table, status)
         h.end_step(ev.pack_events(events), payload)
 
 
@@ -264,5 +270,6 @@ def picture_of(scheduler: Scheduler, seqs: dict[int, Sequence], labels: dict[int
     for seq_id, seq in seqs.items():
         history.add_seq(SeqHistory(seq_id, labels[seq_id], seq.token_ids, seq.num_prompt_tokens, seq.max_tokens, step))
         history.seqs[seq_id].update(step, len(seq), seq.num_cached_tokens, seq.block_table, status_name(seq))
+    history.set_queues(step, tuple(s.seq_id for s in scheduler.waiting), tuple(s.seq_id for s in scheduler.running))
     recorder.record([], ())
     return Snapshot(history, step)

@@ -9,6 +9,8 @@ views read whole, are built once per Snapshot and kept with it).
 from collections.abc import Iterator, Mapping, Sequence as SequenceABC, Set
 from functools import cached_property
 
+import numpy as np
+
 from blockviz.trace.events import Scheduled
 from blockviz.trace.history import EMPTY_TABLE, BlockView, History, SeqHistory
 
@@ -148,30 +150,37 @@ class Snapshot:
 
     @cached_property
     def free_block_ids(self) -> tuple[int, ...]:
+        """Blocks still holding the ticket of the first order come first, in that order; then every
+        block that rejoined the queue since, by ticket (later tickets are larger)."""
         h, step = self.history, self.step
-        changed = {b: h.ticket(b, step) for b in h.tickets}
-        # blocks still holding their first ticket keep the initial order; every later ticket is larger
-        unmoved = [b for b in h.initial_order if changed.get(b, h.initial_ticket[b]) == h.initial_ticket[b]]
-        moved = sorted((t, b) for b, t in changed.items() if t >= h.num_blocks)
-        return tuple(unmoved) + tuple(b for _, b in moved)
+        unmoved = np.ones(h.num_blocks, dtype=bool)
+        rejoined = []
+        for block_id, versions in h.tickets.items():
+            ticket = versions.at(step)
+            if ticket is not None and ticket != h.initial_ticket[block_id]:
+                unmoved[block_id] = False
+                if ticket >= 0:
+                    rejoined.append((ticket, block_id))
+        order = h.initial_order_array
+        rejoined.sort()
+        return tuple(order[unmoved[order]].tolist()) + tuple(block_id for _, block_id in rejoined)
 
     @cached_property
     def hash_to_block_id(self) -> dict[int, int]:
-        step = self.step
-        found = ((h, v.at(step, -1)) for h, v in self.history.hashes.items())
-        return {h: block_id for h, block_id in found if block_id != -1}
+        step, found = self.step, {}
+        for h, versions in self.history.hashes.items():
+            block_id = versions.at(step, -1)
+            if block_id != -1:
+                found[h] = block_id
+        return found
 
     @cached_property
-    def _queues(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        return self.history.queues.at(self.step, ((), ()))
-
-    @property
     def waiting(self) -> tuple[int, ...]:
-        return self._queues[0]
+        return self.history.queue("waiting", self.step)
 
-    @property
+    @cached_property
     def running(self) -> tuple[int, ...]:
-        return self._queues[1]
+        return self.history.queue("running", self.step)
 
     @cached_property
     def _scheduled_event(self) -> Scheduled | None:

@@ -29,7 +29,10 @@ class Versions:
         self.values.append(value)
 
     def at(self, step: int, default: Any = None) -> Any:
-        i = bisect_right(self.steps, step) - 1
+        steps = self.steps
+        if steps and steps[-1] <= step:  # the latest version: the common case when following the live end
+            return self.values[-1]
+        i = bisect_right(steps, step) - 1
         return self.values[i] if i >= 0 else default
 
     @property
