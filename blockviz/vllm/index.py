@@ -60,10 +60,6 @@ class StepInfo:
     resident: int = 0
 
 
-def key_of(source: str, medium: str | None, group_idx: int | None, block_hash: Hash) -> tuple:
-    return source, medium, group_idx, block_hash
-
-
 class PrefixIndex:
 
     def __init__(self, history: int | None = None):
@@ -89,7 +85,7 @@ class PrefixIndex:
                 self._store(info, event)
             elif isinstance(event, RemovedFields):
                 for block_hash in event.block_hashes:
-                    self._remove(info, key_of(info.source, event.medium, event.group_idx, block_hash))
+                    self._remove(info, (info.source, event.medium, event.group_idx, block_hash))
             else:
                 self.clear_source(info)
         info.events = len(events)
@@ -100,34 +96,36 @@ class PrefixIndex:
 
     def restore(self, record: BlockRecord):
         """A block cached before the first step of a saved window (recording.py)."""
-        self.live[key_of(record.source, record.medium, record.group_idx, record.hash)] = record
-        if self._plain(record):
+        self.live[(record.source, record.medium, record.group_idx, record.hash)] = record
+        if self.plain(record):
             self.by_content[(record.source, record.parent, record.token_ids)] = record
         self.block_sizes.setdefault(record.source, record.block_size)
 
     def _store(self, info: StepInfo, event: StoredFields):
-        size = event.block_size
-        self.block_sizes[info.source] = size
+        # the hot path of a busy engine (one call per BlockStored): locals, no helper calls per block
+        size, source, medium, group, lora = event.block_size, info.source, event.medium, event.group_idx, event.lora_name
+        self.block_sizes[source] = size
+        plain = medium in PRIMARY_MEDIUMS and lora is None and not group   # see `plain` below
+        live, by_content, tokens_all, extras = self.live, self.by_content, event.token_ids, event.extra_keys
         parent = event.parent_block_hash
-        extras = event.extra_keys or [None] * len(event.block_hashes)
         for i, block_hash in enumerate(event.block_hashes):
-            key = key_of(info.source, event.medium, event.group_idx, block_hash)
-            record = self.live.get(key)
+            key = (source, medium, group, block_hash)
+            record = live.get(key)
             if record is not None:
                 record.copies += 1
             else:
-                tokens = tuple(event.token_ids[i * size:(i + 1) * size])
-                record = BlockRecord(info.source, block_hash, parent, tokens, size, event.medium, event.lora_name,
-                                     extras[i], event.group_idx, info.step)
-                self.live[key] = record
-                if self._plain(record):
-                    self.by_content[(info.source, parent, tokens)] = record
+                tokens = tuple(tokens_all[i * size:(i + 1) * size])
+                extra = extras[i] if extras else None
+                record = live[key] = BlockRecord(source, block_hash, parent, tokens, size, medium, lora, extra, group,
+                                                 info.step)
+                if plain and extra is None and len(tokens) == size:
+                    by_content[(source, parent, tokens)] = record
                 info.stored.append(record)
                 self.stored_total += 1
             parent = block_hash
 
     @staticmethod
-    def _plain(record: BlockRecord) -> bool:
+    def plain(record: BlockRecord) -> bool:
         """A full block a plain prompt (no LoRA, images or cache salt) can hit in the device cache."""
         return (record.full and record.medium in PRIMARY_MEDIUMS and record.lora_name is None
                 and record.extra_keys is None and not record.group_idx)

@@ -63,6 +63,7 @@ class ClearedArray(ClearedFields, array_like=True, tag="AllBlocksCleared"):
 MapEvent = StoredMap | RemovedMap | ClearedMap
 ArrayEvent = StoredArray | RemovedArray | ClearedArray
 Event = StoredFields | RemovedFields | ClearedFields
+STORED = (StoredMap, StoredArray)   # the only events with something to check beyond their types
 
 
 class MapBatch(msgspec.Struct, array_like=True):
@@ -108,7 +109,7 @@ def decode_batch(payload: bytes) -> Batch:
             batch = decoder.decode(payload)
         except (msgspec.ValidationError, msgspec.DecodeError):
             continue
-        problems = [p for e in batch.events if (p := check_event(e))]
+        problems = [p for e in batch.events if type(e) in STORED and (p := check_event(e))]
         events = [e for e in batch.events if not check_event(e)] if problems else batch.events
         return Batch(batch.ts, events, batch.data_parallel_rank, problems)
     try:
