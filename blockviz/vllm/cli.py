@@ -46,6 +46,7 @@ def add_vllm_parser(sub):
     w.add_argument("--api", default=f"http://127.0.0.1:{d.port}", help="its HTTP address, for the hit rate "
                    "(default %(default)s)")
     w.add_argument("--topic", default="", help="only this topic (default: all)")
+    w.add_argument("--host", help="the machine of a vLLM whose endpoints have `*` (default: this one)")
     w.add_argument("--data-parallel-size", type=int, default=1, metavar="N", help="ranks, one port each (default 1)")
     w.add_argument("--history", type=int, default=10_000, metavar="STEPS", help="steps kept (default %(default)s)")
     w.add_argument("--tree", action="store_true", help="print the cached chains after each batch")
@@ -70,7 +71,7 @@ def watch_terminal(args: argparse.Namespace) -> int:
     from blockviz.views.render_forest import forest_text, step_line
     from blockviz.vllm.watch import Watch
     replay = None if args.replay == "none" else args.replay or default_replay(args.events)
-    with Watch(args.events, args.api, replay, topic=args.topic, data_parallel_size=args.data_parallel_size,
+    with Watch(args.events, args.api, replay, topic=args.topic, host=args.host, data_parallel_size=args.data_parallel_size,
                history=args.history) as w:
         print(f"watching {', '.join(w.meta['sources'])} (replay {replay or 'none'}); Ctrl-C stops", flush=True)
         shown = w.last_step

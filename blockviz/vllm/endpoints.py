@@ -5,6 +5,7 @@ vLLM's ZmqEventPublisher binds its PUB socket when the endpoint has a wildcard (
 opposite. Its replay ROUTER always binds. Data-parallel rank r publishes on the endpoint's port + r
 (inproc/ipc names get a `_dp{r}` suffix).
 """
+import re
 
 
 def publisher_binds(endpoint: str) -> bool:
@@ -12,8 +13,11 @@ def publisher_binds(endpoint: str) -> bool:
             or endpoint.startswith("inproc://"))
 
 
-def peer_address(endpoint: str) -> str:
-    """The address to connect to a socket that binds `endpoint` (wildcards become loopback)."""
+def peer_address(endpoint: str, host: str | None = None) -> str:
+    """The address to connect to a socket that binds `endpoint`: its wildcard becomes `host`
+    (the machine vLLM runs on; default loopback)."""
+    if host is not None:
+        return re.sub(r"^tcp://(\*|\[::\]):", f"tcp://{host}:", endpoint)
     return endpoint.replace("tcp://*:", "tcp://127.0.0.1:").replace("tcp://[::]:", "tcp://[::1]:")
 
 

@@ -33,6 +33,7 @@ class Link:
     events: str
     replay: str | None = None
     topic: str = ""
+    host: str | None = None    # where a binding vLLM runs (its wildcard endpoints are connected to there)
 
 
 class Publisher:
@@ -82,7 +83,7 @@ class Subscriber:
         if "[" in link.events:
             sub.setsockopt(zmq.IPV6, 1)
         if publisher_binds(link.events):
-            sub.connect(peer_address(link.events))
+            sub.connect(peer_address(link.events, link.host))
         else:
             sub.bind(link.events)
         return sub
@@ -188,7 +189,7 @@ class Subscriber:
         start = publisher.seq.ask_replay()
         dealer = self.ctx.socket(zmq.DEALER)
         dealer.setsockopt(zmq.LINGER, 0)
-        dealer.connect(peer_address(publisher.link.replay))
+        dealer.connect(peer_address(publisher.link.replay, publisher.link.host))
         dealer.send_multipart([b"", sequence_bytes(start)])
         publisher.dealer, publisher.replay_since = dealer, time.monotonic()
         if getattr(self, "_poller", None) is not None:

@@ -49,7 +49,8 @@ class Picture:
 class Watch:
 
     def __init__(self, events: str | list[str] = DEFAULT_EVENTS, api: str | None = None,
-                 replay: str | list[str | None] | None = None, *, topic: str = "", data_parallel_size: int = 1,
+                 replay: str | list[str | None] | None = None, *, topic: str = "", host: str | None = None,
+                 data_parallel_size: int = 1,
                  history: int | None = 10_000, tokenizer=None, replay_timeout: float = 2.0, connect: bool = True):
         endpoints = [events] if isinstance(events, str) else list(events)
         replays = replay if isinstance(replay, list) else [replay] * len(endpoints)
@@ -58,7 +59,7 @@ class Watch:
         if data_parallel_size < 1:
             raise ValueError(f"data_parallel_size must be at least 1, got {data_parallel_size}")
         self.links = [Link(offset_port(check_endpoint(e), rank),
-                           None if r is None else offset_port(check_endpoint(r), rank), topic)
+                           None if r is None else offset_port(check_endpoint(r), rank), topic, host)
                       for e, r in zip(endpoints, replays) for rank in range(data_parallel_size)]
         self.api = api
         self.index = PrefixIndex(history)
@@ -258,7 +259,8 @@ def watch(events: str | list[str] = DEFAULT_EVENTS, api: str | None = DEFAULT_AP
           replay: str | list[str | None] | None = None, **options) -> Watch:
     """Start watching vLLM's KV events at `events` (the endpoint as vLLM's --kv-events-config names
     it); `replay` is its replay endpoint (gaps are filled from it), `api` its HTTP address (hit rate
-    from /metrics). Options: topic, data_parallel_size, history (steps kept; None keeps all),
+    from /metrics). Options: topic, host (the machine of a vLLM whose endpoints have a wildcard;
+    default loopback), data_parallel_size, history (steps kept; None keeps all),
     tokenizer (a tokenizer.json or model folder; default the embedded model), replay_timeout."""
     return Watch(events, api, replay, **options)
 

@@ -58,6 +58,7 @@ def test_endpoint_rules_are_vllms():
     assert publisher_binds("tcp://*:5557") and publisher_binds("ipc:///tmp/x") and publisher_binds("tcp://[::]:1")
     assert not publisher_binds("tcp://127.0.0.1:5557")
     assert peer_address("tcp://*:5557") == "tcp://127.0.0.1:5557"
+    assert peer_address("tcp://*:5557", "gpu-7") == peer_address("tcp://[::]:5557", "gpu-7") == "tcp://gpu-7:5557"
     assert offset_port("tcp://127.0.0.1:5557", 2) == "tcp://127.0.0.1:5559"
     assert offset_port("ipc:///tmp/kv", 1) == "ipc:///tmp/kv_dp1"
 
