@@ -9,15 +9,16 @@ last one goes. With `history`, only the newest steps are kept, and records that 
 are dropped: memory follows what the window shows, not the stream's length.
 """
 from collections import deque
-from dataclasses import dataclass, field
+
+import msgspec
 
 from blockviz.vllm.wire import Event, Hash, RemovedFields, StoredFields
 
 PRIMARY_MEDIUMS = (None, "GPU")   # the device cache that a new request's prefix lookup reads
 
 
-@dataclass(slots=True, eq=False)
-class BlockRecord:
+class BlockRecord(msgspec.Struct, eq=False, gc=False):
+    """One cached block's lifetime (a msgspec Struct: made in C, a busy engine stores thousands a second)."""
     source: str
     hash: Hash
     parent: Hash | None
@@ -39,8 +40,7 @@ class BlockRecord:
         return self.stored_at <= step and (self.removed_at is None or step < self.removed_at)
 
 
-@dataclass(slots=True)
-class StepInfo:
+class StepInfo(msgspec.Struct, eq=False):
     """What one received batch did."""
     step: int
     source: str
@@ -49,8 +49,8 @@ class StepInfo:
     received_at: float      # wall clock when it was taken in
     payload: bytes          # as received: what a saved recording keeps
     via: str = "live"       # "live" or "replay" (a gap filled from the replay endpoint)
-    stored: list[BlockRecord] = field(default_factory=list)
-    removed: list[BlockRecord] = field(default_factory=list)
+    stored: list[BlockRecord] = msgspec.field(default_factory=list)
+    removed: list[BlockRecord] = msgspec.field(default_factory=list)
     cleared: bool = False
     lost_before: int = 0    # batches of this source that were missed just before this one
     unknown_removed: int = 0
