@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from blockviz.i18n import t
-from blockviz.views.svg import clip, esc, svg_document, text, visible
+from blockviz.views.svg import clip, esc, svg_document, text, text_width, visible
 from blockviz.views.theme import OKABE_ITO, STATE_STYLES
 from blockviz.states import BlockState
 from blockviz.vllm.index import BlockRecord
@@ -125,12 +125,13 @@ def render_forest(picture: Picture, *, decode: Decode | None = None, lang: str =
     forests, left_out = layout(picture, max_cells)
     stored_now = picture.stored_now
     info = picture.info
-    parts = [text(LEFT, 18, t("forest.title", lang, step=picture.step, n=len(picture.blocks),
-                              stored=len(info.stored), removed=len(info.removed)), 12, bold=True),
-             text(LEFT, 34, t("forest.cannot", lang), 10, cls="bv-muted")]
+    title = t("forest.title", lang, step=picture.step, n=len(picture.blocks), stored=len(info.stored),
+              removed=len(info.removed))
+    cannot = t("forest.cannot", lang)
+    parts = [text(LEFT, 18, title, 12, bold=True), text(LEFT, 34, cannot, 10, cls="bv-muted")]
     if info.cleared:
         parts.append(text(LEFT, 48, t("forest.cleared", lang), 10, bold=True, fill=OKABE_ITO["vermillion"]))
-    y, width = TOP, 560
+    y, width = TOP, max(560, text_width(title, 12) + 2 * LEFT, text_width(cannot, 10) + 2 * LEFT)
     for source, placed in forests.items():
         parts.append(text(LEFT, y, t("forest.source", lang, source=source, n=sum(not p.removed for p in placed)),
                           11, bold=True))
@@ -158,9 +159,7 @@ def render_forest(picture: Picture, *, decode: Decode | None = None, lang: str =
     if left_out:
         parts.append(text(LEFT, y, t("forest.left_out", lang, n=left_out), 10, cls="bv-muted"))
         y += 16
-    label = t("forest.title", lang, step=picture.step, n=len(picture.blocks), stored=len(info.stored),
-              removed=len(info.removed))
-    return svg_document(width, y + 4, "".join(parts), view="vllm-forest", step=picture.step, label=label)
+    return svg_document(width, y + 4, "".join(parts), view="vllm-forest", step=picture.step, label=title)
 
 
 def render_evictions(picture: Picture, *, decode: Decode | None = None, lang: str = "en") -> str:
