@@ -3,7 +3,8 @@
 The workloads mix a few shared prefixes with random suffixes over a tiny vocabulary (so whole
 blocks repeat and the prefix cache hits), a small token budget (so prompts are chunked) and a
 small pool (so decode preempts). Every step is also replayed on a second engine whose
-BlockManager is seed 002's code transcribed below, and the two must agree exactly.
+Scheduler and BlockManager are nano-vllm's and seed 002's code transcribed below, independently
+of blockviz's, and the two must agree exactly.
 """
 from collections import Counter, deque
 
@@ -26,7 +27,7 @@ VOCAB = 3  # prompt tokens are 1..VOCAB; sampled tokens are 0..VOCAB (0 is EOS)
 SAMPLED = st.sampled_from([1, 2, 3, 1, 2, 3, 1, 0])  # EOS one time in eight, so requests live long enough to be preempted
 
 
-# --- seed 002, transcribed (the reference the engine must match) ---------------------------
+# --- nano-vllm and seed 002, transcribed (the reference the engine must match) ---------------
 
 class SeedBlock:
 
@@ -143,13 +144,96 @@ class SeedBlockManager:
             self.hash_to_block_id[h] = block.block_id
 
 
-class SeedScheduler(Scheduler):
-    """The same scheduler driving seed 002's BlockManager. Only for block sizes > 1: with B = 1
+class SeedScheduler:
+    """nano-vllm's Scheduler (nanovllm/engine/scheduler.py at its chunked-prefill HEAD, bb823b3),
+    transcribed here and driving seed 002's BlockManager above: written apart from blockviz's
+    Scheduler, so a bug in that one has no twin here. Only for block sizes > 1: with B = 1
     blockviz deliberately writes `1 % block_size` where seed 002 writes `1` (docs/ARCHITECTURE.md,
     differences from nano-vllm); for every B > 1 the two are the same."""
 
-    def make_block_manager(self, num_blocks: int, block_size: int):
-        return SeedBlockManager(num_blocks, block_size)
+    def __init__(self, config: Config):
+        self.max_num_seqs = config.max_num_seqs
+        self.max_num_batched_tokens = config.max_num_batched_tokens
+        self.eos = config.eos
+        self.block_size = config.kvcache_block_size
+        self.block_manager = SeedBlockManager(config.num_kvcache_blocks, config.kvcache_block_size)
+        self.waiting = deque()
+        self.running = deque()
+
+    def is_finished(self):
+        return not self.waiting and not self.running
+
+    def add(self, seq):
+        self.waiting.append(seq)
+
+    def schedule(self):
+        scheduled_seqs = []
+        num_batched_tokens = 0
+
+        # prefill
+        while self.waiting and len(scheduled_seqs) < self.max_num_seqs:
+            seq = self.waiting[0]
+            remaining = self.max_num_batched_tokens - num_batched_tokens
+            if remaining == 0:
+                break
+            if not seq.block_table:
+                num_cached_blocks = self.block_manager.can_allocate(seq)
+                if num_cached_blocks == -1:
+                    break
+                num_tokens = seq.num_tokens - num_cached_blocks * self.block_size
+            else:
+                num_tokens = seq.num_tokens - seq.num_cached_tokens
+            if remaining < num_tokens and scheduled_seqs:  # only allow chunked prefill for the first seq
+                break
+            if not seq.block_table:
+                self.block_manager.allocate(seq, num_cached_blocks)
+            seq.num_scheduled_tokens = min(num_tokens, remaining)
+            num_batched_tokens += seq.num_scheduled_tokens
+            if seq.num_cached_tokens + seq.num_scheduled_tokens == seq.num_tokens:
+                seq.status = SequenceStatus.RUNNING
+                self.waiting.popleft()
+                self.running.append(seq)
+            scheduled_seqs.append(seq)
+
+        if scheduled_seqs:
+            return scheduled_seqs, True
+
+        # decode
+        while self.running and len(scheduled_seqs) < self.max_num_seqs:
+            seq = self.running.popleft()
+            while not self.block_manager.can_append(seq):
+                if self.running:
+                    self.preempt(self.running.pop())
+                else:
+                    self.preempt(seq)
+                    break
+            else:
+                seq.num_scheduled_tokens = 1
+                seq.is_prefill = False
+                self.block_manager.may_append(seq)
+                scheduled_seqs.append(seq)
+        assert scheduled_seqs
+        self.running.extendleft(reversed(scheduled_seqs))
+        return scheduled_seqs, False
+
+    def preempt(self, seq):
+        seq.status = SequenceStatus.WAITING
+        seq.is_prefill = True
+        self.block_manager.deallocate(seq)
+        self.waiting.appendleft(seq)
+
+    def postprocess(self, seqs, token_ids, is_prefill):
+        for seq, token_id in zip(seqs, token_ids):
+            self.block_manager.hash_blocks(seq)
+            seq.num_cached_tokens += seq.num_scheduled_tokens
+            seq.num_scheduled_tokens = 0
+            if is_prefill and seq.num_cached_tokens < seq.num_tokens:
+                continue
+            seq.append_token(token_id)
+            if (not seq.ignore_eos and token_id == self.eos) or seq.num_completion_tokens == seq.max_tokens:
+                seq.status = SequenceStatus.FINISHED
+                self.block_manager.deallocate(seq)
+                self.running.remove(seq)
 
 
 # --- helpers ---------------------------------------------------------------------------------
