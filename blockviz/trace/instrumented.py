@@ -22,6 +22,18 @@ class RecordingBlockManager(BlockManager):
         self.touched: set[int] = set()  # blocks changed since the last snapshot
         self._seq_id = -1               # the request _allocate_block is working for
         self._deferred: list[ev.Event] | None = None  # allocate events held back, see allocate()
+        self._hashes: dict[tuple, int] = {}
+
+    def compute_hash(self, token_ids: list[int], prefix: int = -1) -> int:
+        # The same integers as BlockManager.compute_hash (it is pure), remembered: a replay probes a
+        # waiting prompt at every step it waits (can_allocate, then probe_chain for the chain view).
+        key = (prefix, *token_ids)
+        h = self._hashes.get(key)
+        if h is None:
+            if len(self._hashes) >= 4096:
+                self._hashes.clear()
+            h = self._hashes[key] = BlockManager.compute_hash(token_ids, prefix)
+        return h
 
     def _allocate_block(self) -> int:
         block = self.blocks[self.free_block_ids[0]]

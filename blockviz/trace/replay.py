@@ -75,13 +75,13 @@ class Recorder:
 
     def record(self, events: list[ev.Event], touched_blocks, payload: dict | None = None):
         h, bm, step = self.history, self.scheduler.block_manager, self.history.num_steps
-        seq_ids, hashes = {}, set()  # requests in the order the step met them
+        seq_ids, hashes = {}, set()  # requests the step changed: the scheduled ones first, in order
         for e in events:  # by type, most common first: a decode step is mostly TokenSampled
             kind = type(e)
             if kind is ev.TokenSampled or kind is ev.CacheProbe or kind is ev.CanAllocate:
                 continue  # covered by Scheduled, or (a probe that did not admit) changed nothing
             if kind is ev.Scheduled:
-                seq_ids.update(dict.fromkeys(e.seq_ids))
+                seq_ids = {**dict.fromkeys(e.seq_ids), **seq_ids}
             elif kind is ev.BlockAllocated:
                 h.leave_free_queue(step, e.block_id)
                 if e.evicted_hash != -1:
