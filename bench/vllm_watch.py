@@ -1,7 +1,7 @@
 """How fast a vLLM watch takes events in, how soon the view shows them, and how much memory a
 long stream keeps. No vLLM needed: a publisher process sends vLLM's wire format at full speed.
 
-    .venv/bin/python bench/vllm_watch.py [--events 500000] [--per-batch 64] [--long 2000000] [--history 1000]
+    .venv/bin/python bench/vllm_watch.py [--events 500000] [--per-batch 64] [--long 1000000] [--history 1000]
 
 1. Throughput: the publisher (its own process, vLLM's frames and numbering) sends every batch as
    fast as ZMQ takes it; the same stream is received by a bare SUB socket (the baseline: ZMQ alone,
@@ -9,8 +9,9 @@ long stream keeps. No vLLM needed: a publisher process sends vLLM's wire format 
    to the baseline says what decoding and the index cost.
 2. Lag: one batch every 20 ms, each stamped with its publication time; the lag is that time to the
    moment the widget's forest shows the step (the view's throttle and render included). Goal: <= 100 ms.
-3. Memory (measured before the lag run loads the views): a long stream into a Watch with history=N; the resident memory after each quarter
-   must stop growing once the window is full.
+3. Memory (measured before the lag run loads the views): a long stream, at a rate the watch
+   keeps up with, into a Watch with history=N; the resident memory after each quarter must stop
+   growing once the window is full.
 """
 import argparse
 import multiprocessing as mp
@@ -47,22 +48,27 @@ def payloads(batches: int, per_batch: int, block_size: int = 32, keep: int = 409
     return out
 
 
-def publish(endpoint: str, batches: int, per_batch: int, go, pace: float = 0.0):
+def publish(endpoint: str, batches: int, per_batch: int, go, pace: float = 0.0, rate: float = 0.0):
+    """`pace`: one fresh batch every `pace` s, stamped as it goes (the lag run); `rate`: events/s at
+    most (the memory run: slower than the watch, so ZMQ's queue stays empty and only the watch grows)."""
     publisher = Publisher(endpoint)
     data = payloads(batches, per_batch)
     go.wait()
-    for payload in data:
-        if pace:   # lag: re-stamp each batch with its publication time
+    t0 = time.perf_counter()
+    for n, payload in enumerate(data):
+        if pace:
             time.sleep(pace)
             payload = encode_batch(time.time(), [stored([time.monotonic_ns()], None, [1] * 32, 32)])
+        elif rate and n % 16 == 0:
+            time.sleep(max(0.0, t0 + n * per_batch / rate - time.perf_counter()))
         publisher.publish_payload(payload)
     time.sleep(1.0)
     publisher.close()
 
 
-def start_publisher(endpoint: str, batches: int, per_batch: int, pace: float = 0.0):
+def start_publisher(endpoint: str, batches: int, per_batch: int, pace: float = 0.0, rate: float = 0.0):
     go = mp.Event()
-    process = mp.Process(target=publish, args=(endpoint, batches, per_batch, go, pace), daemon=True)
+    process = mp.Process(target=publish, args=(endpoint, batches, per_batch, go, pace, rate), daemon=True)
     process.start()
     time.sleep(1.5)   # connected before the first batch (ZMQ's slow joiner)
     return process, go
@@ -130,16 +136,16 @@ def rss_mb() -> float:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
 
 
-def memory(batches: int, per_batch: int, history: int) -> list[tuple[int, float]]:
+def memory(batches: int, per_batch: int, history: int, rate: float) -> list[tuple[int, float, int]]:
     endpoint = free_endpoint()
     watch = Watch(endpoint, None, None, history=history)
-    process, go = start_publisher(endpoint, batches, per_batch)
+    process, go = start_publisher(endpoint, batches, per_batch, rate=rate)
     go.set()
     marks = []
     for quarter in range(1, 5):
         while watch.last_step < batches * quarter // 4 - 1:
             time.sleep(0.01)
-        marks.append((watch.last_step + 1, rss_mb()))
+        marks.append((watch.last_step + 1, rss_mb(), len(watch.index.live) + len(watch.index.ended)))
     process.join()
     watch.close()
     return marks
@@ -150,7 +156,8 @@ def main():
     parser.add_argument("--events", type=int, default=500_000, help="events in the throughput run")
     parser.add_argument("--per-batch", type=int, default=64, help="events per batch (per engine step)")
     parser.add_argument("--lag-samples", type=int, default=200)
-    parser.add_argument("--long", type=int, default=2_000_000, help="events in the memory run")
+    parser.add_argument("--long", type=int, default=1_000_000, help="events in the memory run")
+    parser.add_argument("--long-rate", type=float, default=40_000, help="events/s of the memory run")
     parser.add_argument("--history", type=int, default=1000)
     args = parser.parse_args()
     batches = args.events // args.per_batch
@@ -161,11 +168,12 @@ def main():
     print(f"  Watch (decode + index)    {rate:12,.0f} events/s   ratio {rate / raw:.2f}   goal >= 100,000")
     long_batches = args.long // args.per_batch
     start_mb = rss_mb()   # before the views (and the tokenizer's imports) load: the lag run comes last
-    marks = memory(long_batches, args.per_batch, args.history)
-    print(f"memory, {long_batches} batches ({args.long:,} events) into a Watch with history={args.history}:")
+    marks = memory(long_batches, args.per_batch, args.history, args.long_rate)
+    print(f"memory, {long_batches} batches ({args.long:,} events at {args.long_rate:,.0f}/s) into a Watch "
+          f"with history={args.history}:")
     print(f"  before the stream        RSS {start_mb:7.1f} MB")
-    for steps, mb in marks:
-        print(f"  after {steps:8,} steps   RSS {mb:7.1f} MB")
+    for steps, mb, records in marks:
+        print(f"  after {steps:8,} steps   RSS {mb:7.1f} MB   block records kept {records:,}")
     lags = sorted(lag(args.lag_samples))
     p95 = quantiles(lags, n=20)[-1]
     print(f"lag, publication -> forest view updated ({len(lags)} redraws, a batch every 20 ms):")
