@@ -3,15 +3,16 @@ import traitlets
 
 from blockviz import Simulator
 from blockviz.trace.timeline import Timeline
+from blockviz.i18n import t
 from blockviz.states import classify
 from blockviz.views import VIEWS, show
 from blockviz.views.dashboard import Dashboard
 from blockviz.views.render_pool import PoolPicture
-from blockviz.views.render_view import render_view
+from blockviz.views.render_view import default_seq, render_view
 from blockviz.views.widgets import ChainView, MappingView, PoolView
 
 from pagetools import apply_patch
-from svgtools import parse, with_attr
+from svgtools import parse, texts, with_attr
 
 
 def fresh() -> Simulator:
@@ -201,11 +202,46 @@ def test_views_work_alone_and_only_redraw_when_their_frame_changes():
     assert mapping.svg == before
 
 
+def drawn_svg(widget) -> str:
+    return widget.full["svg"] if isinstance(widget, PoolView) else widget.svg
+
+
 @pytest.mark.filterwarnings("ignore:Glyph")  # Chinese figure labels without a CJK font installed
 @pytest.mark.parametrize("view", VIEWS)
 def test_show_makes_every_view(view):
-    widget = show(fresh(), view, lang="zh")
-    assert widget is not None
+    """Each view, opened in Chinese at step 1 (A and B prefilled), draws what it is for."""
+    sim = fresh()
+    sim.run(1)
+    widget = show(sim, view, lang="zh", step=1)
+    a, b = sorted(sim.seqs)
+    if view in ("pool", "mapping", "chain", "events", "kv"):
+        svg = drawn_svg(widget)
+        root = parse(svg)
+        assert (root.get("data-view"), root.get("data-step")) == (view, "1")
+        assert svg == render_view(sim, view, 1, lang="zh")  # the widget shows the pure renderer's picture of that step
+    if view == "pool":  # every block, in the state the engine's own classifier gives it
+        assert page_states(svg) == [s.value for s in classify(sim.snapshot(1))]
+        assert len(with_attr(root, "data-block-id")) == 12
+    elif view == "mapping":  # the request's block table, one slot per token it holds
+        seq = sim.snapshot(1).seqs[default_seq(sim, 1)]
+        slots = {int(el.get("data-slot")) for el in with_attr(root, "data-slot")}
+        table = list(seq.block_table)
+        assert {table[p // 4] * 4 + p % 4 for p in range(len(seq.token_ids))} <= slots
+    elif view == "chain":  # the blocks can_allocate probed for the request
+        assert with_attr(root, "data-block-id")
+    elif view == "events":  # both prefills are narrated, in Chinese
+        shown = " ".join(texts(root))
+        assert sim.labels[a] in shown and sim.labels[b] in shown and any("\u4e00" <= c <= "\u9fff" for c in shown)
+    elif view == "kv":  # a Simulator records no K/V values, and says so
+        assert t("kv.none", "zh") in texts(root)
+    elif view == "metrics":
+        assert bytes(widget.value).startswith(b"\x89PNG") and widget.step == 1
+    elif view == "player":
+        assert (widget.step, widget.first_step, widget.last_step) == (1, 0, 1)
+        assert widget.strings == {k: t(f"player.{k}", "zh") for k in widget.strings} and widget.strings
+    elif view == "dashboard":
+        assert widget.step == 1 and parse(widget.pool.full["svg"]).get("data-step") == "1"
+        assert page_states(widget.pool.full["svg"]) == [s.value for s in classify(sim.snapshot(1))]
 
 
 def test_show_rejects_unknown_views():
