@@ -50,10 +50,15 @@ class SeqHistory:
 
     def update(self, step: int, num_tokens: int, num_cached_tokens: int, block_table, status: str):
         missing = num_tokens - self.num_prompt_tokens - len(self.kept)
-        if missing > 0:
+        if missing == 1:
+            self.kept.append(step)  # a decode step: one more token, nothing else changes mostly
+        elif missing > 1:
             self.kept.extend([step] * missing)
-        self.gap.set(step, num_tokens - num_cached_tokens)
-        self.status.set(step, status)
+        gap = num_tokens - num_cached_tokens
+        if gap != self.gap.last:
+            self.gap.set(step, gap)
+        if status is not self.status.last:
+            self.status.set(step, status)
         n = len(block_table)
         length = self.length
         if n == length:

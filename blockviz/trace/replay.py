@@ -175,7 +175,8 @@ class FrameCache:
     def get(self, history: History, step: int) -> Frame:
         frame = self.frames.get(step)
         if frame is None:
-            frame = Frame(step, history.events(step), Snapshot(history, step), history.payload(step))
+            events = history.events(step)
+            frame = Frame(step, events, Snapshot(history, step, events), history.payload(step))
             self.frames[step] = frame
             if len(self.frames) > self.size:
                 self.frames.popitem(last=False)

@@ -136,9 +136,11 @@ class SeqMap(Mapping):
 class Snapshot:
     """The engine after step `step` (step 0: before the first step)."""
 
-    def __init__(self, history: History, step: int):
+    def __init__(self, history: History, step: int, events: tuple | None = None):
+        """`events`: the step's events when the caller has them unpacked already (a Frame)."""
         self.history = history
         self.step = history.check_step(step)
+        self._events = events
         self.block_size = history.block_size
         self.blocks = BlockList(history, step)
         self.used_block_ids = UsedBlocks(history, step)
@@ -186,14 +188,15 @@ class Snapshot:
     def _scheduled_event(self) -> Scheduled | None:
         if self.step == 0:
             return None
-        return next((e for e in self.history.events(self.step) if isinstance(e, Scheduled)), None)
+        events = self.history.events(self.step) if self._events is None else self._events
+        return next((e for e in events if type(e) is Scheduled), None)
 
     @property
     def is_prefill(self) -> bool | None:
         event = self._scheduled_event
         return None if event is None else event.is_prefill
 
-    @property
+    @cached_property
     def scheduled(self) -> dict[int, tuple[int, int]]:
         """seq_id -> (first position computed this step, number of tokens computed)."""
         event = self._scheduled_event
