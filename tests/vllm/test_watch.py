@@ -185,3 +185,23 @@ def test_a_recording_with_a_wrong_step_or_type_names_its_line(tmp_path):
         (tmp_path / "r.jsonl").write_text(header + "\n" + body + "\n")
         with pytest.raises(ValueError, match=message):
             load(tmp_path / "r.jsonl")
+
+
+def test_an_address_already_taken_is_a_clear_error():
+    events = tcp()
+    with Watch(events):
+        with pytest.raises(OSError, match=f"cannot listen for KV events on {events}"):
+            Watch(events)
+
+
+def test_a_replay_endpoint_that_never_answers_delays_the_stream_only_briefly():
+    events = tcp()
+    watch = Watch(events, None, tcp(), replay_timeout=0.3)   # nothing listens there
+    with Publisher(events) as publisher:
+        time.sleep(0.5)   # connected: no batch lost before the first
+        publisher.publish([stored([1], None, [1, 2], 2)])
+        publisher.publish([stored([2], 1, [3, 4], 2)])
+        wait_until(lambda: watch.last_step == 1)
+    assert "did not answer within 0.3 s" in watch.problems[-1].reason
+    assert [r.hash for r in watch.picture().blocks] == [1, 2]
+    watch.close()
