@@ -69,6 +69,9 @@ class Subscriber:
         self._synced = threading.Condition()
         self._done_ticket = 0
         self._running = True
+        self._poller = zmq.Poller()   # used by the thread only, once it starts
+        for sub in self.subs + [self._wake_in]:
+            self._poller.register(sub, zmq.POLLIN)
         if catch_up:   # what the engine cached before this watch started
             for link in links:
                 if link.replay is not None:
@@ -122,33 +125,33 @@ class Subscriber:
     # -- the thread ----------------------------------------------------------------------
 
     def _run(self):
-        poller = zmq.Poller()
-        for sub in self.subs:
-            poller.register(sub, zmq.POLLIN)
-        poller.register(self._wake_in, zmq.POLLIN)
-        self._poller = poller
-        for publisher in self.publishers.values():
-            if publisher.dealer is not None:
-                poller.register(publisher.dealer, zmq.POLLIN)
         wanted = 0
         while self._running:
-            ready = dict(poller.poll(50))
-            if self._wake_in in ready:
-                while self._wake_in.poll(0):
-                    wanted = max(wanted, int.from_bytes(self._wake_in.recv(), "big"))
-            for link, sub in zip(self.links, self.subs):
-                if sub in ready:
-                    self._drain_live(link, sub)
-            for publisher in list(self.publishers.values()):
-                if publisher.dealer is not None and publisher.dealer in ready:
-                    self._drain_replay(publisher)
-            self._check_timeouts()
-            if wanted > self._done_ticket and not self._busy():
-                with self._synced:
-                    self._done_ticket = wanted
-                    self._synced.notify_all()
+            try:
+                wanted = self._turn(wanted)
+            except Exception as e:   # a bug must not silently stop the watch: say so and go on
+                self.sink.problem("watch", f"internal error, the watch goes on: {e!r}")
         with self._synced:
             self._synced.notify_all()
+
+    def _turn(self, wanted: int) -> int:
+        """One round: wake-ups, live messages, replay answers, timeouts; then answer a waiting sync."""
+        ready = dict(self._poller.poll(50))
+        if self._wake_in in ready:
+            while self._wake_in.poll(0):
+                wanted = max(wanted, int.from_bytes(self._wake_in.recv(), "big"))
+        for link, sub in zip(self.links, self.subs):
+            if sub in ready:
+                self._drain_live(link, sub)
+        for publisher in list(self.publishers.values()):
+            if publisher.dealer is not None and publisher.dealer in ready:
+                self._drain_replay(publisher)
+        self._check_timeouts()
+        if wanted > self._done_ticket and not self._busy():
+            with self._synced:
+                self._done_ticket = wanted
+                self._synced.notify_all()
+        return wanted
 
     def _busy(self) -> bool:
         """Messages waiting on a socket, or held for a replay that has not answered yet."""
@@ -192,8 +195,7 @@ class Subscriber:
         dealer.connect(peer_address(publisher.link.replay, publisher.link.host))
         dealer.send_multipart([b"", sequence_bytes(start)])
         publisher.dealer, publisher.replay_since = dealer, time.monotonic()
-        if getattr(self, "_poller", None) is not None:
-            self._poller.register(dealer, zmq.POLLIN)
+        self._poller.register(dealer, zmq.POLLIN)
 
     def _drain_replay(self, publisher: Publisher):
         while publisher.dealer is not None:
