@@ -1,5 +1,6 @@
 """nano-vllm's LLMEngine as a Session: the same Scheduler, a ModelRunner computing real tokens,
 and the recording every view and lesson uses (so a Simulator and an LLM are interchangeable)."""
+import re
 from dataclasses import fields
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from blockviz.config import Config
 from blockviz.engine.model_runner import ModelRunner
 from blockviz.engine.sequence import Sequence
 from blockviz.models import DEFAULT_MODEL_DIR
-from blockviz.models.config import Qwen3Config
+from blockviz.models.config import DTYPE_NAMES, Qwen3Config
 from blockviz.sampling_params import SamplingParams
 from blockviz.limits import check_can_ever_run
 from blockviz.session import Session
@@ -37,7 +38,11 @@ class TokenizerFile:
         return self.tokenizer.decode(list(token_ids), skip_special_tokens=False)
 
 
-def check_engine_options(hf_config: Qwen3Config, seed, kv_layer, kv_head, kv_cache_memory, record):
+def check_engine_options(hf_config: Qwen3Config, device, dtype, seed, kv_layer, kv_head, kv_cache_memory, record):
+    if device is not None and not isinstance(device, torch.device) and not (
+            isinstance(device, str) and re.fullmatch(r"cpu|cuda(:\d+)?", device)):
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N' (None: cuda when available), got {device!r:.40}")
+    checks.one_of("dtype", dtype, (None, *DTYPE_NAMES))
     checks.whole("seed", seed, 0)
     checks.flag("record", record)
     if kv_cache_memory is not None:
@@ -67,13 +72,15 @@ class LLMEngine(Session):
         unknown = sorted(set(kwargs) - names)
         if unknown:
             raise TypeError(f"unknown option(s) {unknown}; Config takes {sorted(names)}")
+        if model is not None and not isinstance(model, (str, Path)):
+            raise ValueError(f"model must be a checkpoint folder (a path) or None for the embedded model, got {model!r:.80}")
         model_dir = Path(model) if model is not None else DEFAULT_MODEL_DIR
         if not model_dir.is_dir():
             raise FileNotFoundError(f"model folder not found: {model_dir}")
         hf_config = Qwen3Config.from_pretrained(model_dir)
         tokenizer = TokenizerFile(model_dir / "tokenizer.json")
         config = Config(str(model_dir), **kwargs)
-        check_engine_options(hf_config, seed, kv_layer, kv_head, kv_cache_memory, record)
+        check_engine_options(hf_config, device, dtype, seed, kv_layer, kv_head, kv_cache_memory, record)
         config.hf_config = hf_config
         config.max_model_len = min(config.max_model_len, hf_config.max_position_embeddings)
         if config.eos == -1 and hf_config.eos_token_id is not None:

@@ -132,10 +132,12 @@ def llm() -> LLM:
     ({"kv_cache_memory": 0}, "kv_cache_memory"),
     ({"record": 1}, "record must be True or False"),
     ({"tensor_parallel_size": 2}, "tensor_parallel_size"),
+    ({"device": "tpu"}, "device must be 'cpu', 'cuda' or 'cuda:N'"), ({"device": 0}, "device"),
+    ({"dtype": "int8"}, "dtype must be one of"), ({"model": 5}, "model must be a checkpoint folder"),
 ])
 def test_llm_options_are_checked_before_the_model_loads(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        LLM(device="cpu", num_kvcache_blocks=8, **kwargs)
+        LLM(**{"device": "cpu", "num_kvcache_blocks": 8, **kwargs})
 
 
 @pytest.mark.parametrize("prompt, params, message", [

@@ -13,6 +13,7 @@ from typing import Callable
 from blockviz.exercises.core import LANGS, Exercise, tr
 
 QUIT = {"quit", "q", "exit", "退出"}
+MAX_SHEET = 200  # exercises on one sheet: a few seconds to build
 HINT = {"hint", "h", "?", "提示"}
 SOLUTION = {"solution", "solve", "s", "答案", "解答"}
 
@@ -75,8 +76,8 @@ def main(argv: list[str], read: Callable[[str], str] = input, write: Callable[[s
                 write(f"--set {name:10} {tr(f'ex.set.{name}.title', lang)} ({len(practice.items)})")
             return 0
         if args.sheet is not None:
-            if args.sheet < 1:
-                raise ValueError("--sheet needs a count >= 1")
+            if not 1 <= args.sheet <= MAX_SHEET:
+                raise ValueError(f"--sheet takes a count in 1..{MAX_SHEET}, got {args.sheet}")
             if args.practice_set:
                 exercises = set_exercises(args.practice_set, lang)[:args.sheet]
             else:
