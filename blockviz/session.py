@@ -139,8 +139,9 @@ class Session(Timeline):
         self.num_steps += 1
         if self.record:
             self.live_events.append(StepTimed(perf_counter() - start, num_tokens))
-            self.step_records.append(StepRecord(self.pending_arrivals, token_ids, self.live_events,
-                                                self.live_payload, None if failed is None else repr(failed)))
+            self.step_records.append(StepRecord(tuple(self.pending_arrivals), tuple(token_ids),
+                                                tuple(self.live_events), self.live_payload or None,
+                                                None if failed is None else repr(failed)))
             if self.record_to is not None:
                 self.trace_writer().step(self.num_steps, self.step_records[-1])
             self.pending_arrivals, self.live_events, self.live_payload = [], [], {}

@@ -139,7 +139,7 @@ class TraceWriter:
     def pending(self, arrivals: list[Arrival]):
         """Requests added after the last step: written as a step line with no tokens (step -1)."""
         if arrivals:
-            self.step(-1, StepRecord(arrivals, []))
+            self.step(-1, StepRecord(tuple(arrivals), ()))
 
     def close(self):
         self.file.close()
@@ -293,7 +293,7 @@ def step_record(line: StepLine, where: str, num_slots: int, known: set[int]) -> 
                 raise ValueError("a slot is outside the pool")
         except (KeyError, TypeError, ValueError) as e:
             raise TraceError(f"{where}: payload is malformed ({e})") from None
-    return StepRecord(arrivals, list(line.tokens), live, payload or {}, line.failed)
+    return StepRecord(tuple(arrivals), tuple(line.tokens), tuple(live), payload, line.failed)
 
 
 def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline:

@@ -10,7 +10,7 @@ never the pool or the queues.
 """
 from collections import OrderedDict
 from collections.abc import Sequence as SequenceABC
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from blockviz.config import Config
 from blockviz.engine.scheduler import Scheduler
@@ -31,14 +31,15 @@ class Arrival:
     label: str
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class StepRecord:
-    """What the live engine decided in one step, plus what only the live run can know."""
-    arrivals: list[Arrival]            # added since the previous step
-    token_ids: list[int]               # one per scheduled sequence
-    live_events: list[ev.Event] = field(default_factory=list)  # model-side: KV writes, timing
-    payload: dict = field(default_factory=dict)                 # e.g. K/V values for the KV view
-    failed: str | None = None          # the error that ended this step's batch (token_ids is then empty)
+    """What the live engine decided in one step, plus what only the live run can know.
+    Kept for every step (slots, tuples, no empty containers): it is most of a step's memory."""
+    arrivals: tuple[Arrival, ...]        # added since the previous step
+    token_ids: tuple[int, ...]           # one per scheduled sequence
+    live_events: tuple[ev.Event, ...] = ()  # model-side: KV writes, timing
+    payload: dict | None = None          # e.g. K/V values for the KV view
+    failed: str | None = None            # the error that ended this step's batch (token_ids is then empty)
 
 
 def end_failed_batch(scheduler: Scheduler, seqs: list[Sequence]):
@@ -162,7 +163,7 @@ class Replayer:
                                f"{len(seqs)} scheduled now, {len(record.token_ids)} then")
         self.scheduler.postprocess(seqs, record.token_ids, is_prefill)
         self.events.extend(record.live_events)
-        self.close_step(dict(record.payload) or None)
+        self.close_step(dict(record.payload) if record.payload else None)
 
 
 class FrameCache:
