@@ -52,7 +52,10 @@ def load_model(model: nn.Module, path: str | Path) -> None:
     unexpected = [n for n in tensors if n not in params]
     wrong_shape = [f"{n}: checkpoint {tuple(tensors[n].shape)}, model {tuple(params[n].shape)}"
                    for n, p in params.items() if n in tensors and tensors[n].shape != p.shape]
+    not_float = [f"{n} ({tensors[n].dtype})" for n in params if n in tensors and not tensors[n].is_floating_point()]
     problems = []
+    if not_float:  # copy_ would cast integers into the weights without a word
+        problems.append(f"not floating-point: {', '.join(not_float)}")
     if missing:
         problems.append(f"missing tensors: {', '.join(missing)}")
     if unexpected:

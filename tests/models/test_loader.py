@@ -58,3 +58,10 @@ def test_mismatch_is_reported_and_nothing_is_half_loaded(tiny_config: Qwen3Confi
     assert "model.layers.0.mlp.up_proj.weight: checkpoint (3, 3), model (48, 32)" in message
     for name, p in target.named_parameters():
         assert torch.equal(p, before[name]), f"{name} changed by a failed load"
+
+
+def test_integer_weights_are_refused(tiny_config: Qwen3Config, tmp_path):
+    source = Qwen3ForCausalLM(tiny_config)
+    save(source, tmp_path, **{"model.layers.0.mlp.up_proj.weight": torch.zeros(48, 32, dtype=torch.int8)})
+    with pytest.raises(ValueError, match=r"not floating-point: model.layers.0.mlp.up_proj.weight \(torch.int8\)"):
+        load_model(Qwen3ForCausalLM(tiny_config), tmp_path)
