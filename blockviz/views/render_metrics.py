@@ -62,9 +62,12 @@ class MetricsIndex:
     def update(self, frames: list[Frame]) -> list[MetricsRow]:
         # the last row is redone: frame 0 changes while requests arrive before the first step
         del self.rows[max(len(self.rows) - 1, 0):]
-        for i in range(len(self.rows), len(frames)):
+        first = getattr(frames, "first_step", 0)  # a bounded history: rows start with its window
+        if self.rows and self.rows[0].step < first:
+            self.rows = [row for row in self.rows if row.step >= first]
+        for i in range(self.rows[-1].step + 1 if self.rows else first, len(frames)):
             frame, previous = frames[i], self.rows[-1] if self.rows else None
-            hit, queried = admission_hits(frames, i) if i > 0 else (0, 0)
+            hit, queried = admission_hits(frames, i) if i > first else (0, 0)
             preempted = sum(isinstance(e, Preempted) for e in frame.events)
             wasted, allocated = slot_usage(frame.snapshot)
             counts = count_states(frame.snapshot)

@@ -33,7 +33,8 @@ def has_kv(timeline) -> bool:
     """Whether the timeline records K/V values: a live LLMEngine that keeps some, or a trace with some."""
     if getattr(timeline, "kv_layer", None) is not None and getattr(timeline, "kv_head", None) is not None:
         return True
-    return len(timeline.frames) > 1 and "kv" in (timeline.frames[1].payload or {})
+    step = max(1, timeline.first_step)  # the first step that ran and is still kept
+    return len(timeline.frames) > step and "kv" in (timeline.frames[step].payload or {})
 
 
 def kv_svg(timeline, step: int, index: KVIndex, *, lang: str = "en", kv: str = "k") -> str:

@@ -28,7 +28,9 @@ class TraceIndex:
 
     def update(self, frames: list[Frame]):
         # can_allocate runs at most once per request per step, so a frame holds at most one probe set each
-        for frame in frames[self.upto:]:
+        first = getattr(frames, "first_step", 0)  # a bounded history has forgotten the steps before it
+        for step in range(max(self.upto, first), len(frames)):
+            frame = frames[step]
             probes: dict[int, list[CacheProbe]] = {}
             for event in frame.events:
                 if isinstance(event, CacheProbe):
@@ -94,7 +96,8 @@ class KVIndex:
         pool = dict(self.checkpoints.get((kv, start), {}))
         own: set[int] = set()  # blocks whose arrays no checkpoint shares: written in place
         B = self.block_size
-        for s in range(start + 1, step + 1):
+        # before a bounded history's window the writes are gone: blocks written only then read as zeros
+        for s in range(max(start + 1, getattr(frames, "first_step", 0)), step + 1):
             written = (frames[s].payload or {}).get("kv")
             if written is not None and written.get(kv) is not None and len(written["slots"]):
                 self.which = self.which or {"layer": written["layer"], "head": written["head"]}
