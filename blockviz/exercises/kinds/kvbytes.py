@@ -140,7 +140,7 @@ class KVBytes(Kind):
             if budget is None:
                 raise ValueError(f"memory must be a size as --kv-memory takes it (e.g. 512M, 2G), got {memory!r}")
             if budget < solve_bytes(params):
-                raise ValueError(f"{memory} holds no block of this model")
+                raise ValueError(f"memory {memory} holds no block of this model ({solve_bytes(params):,} bytes each)")
         else:
             params = {k: v for k, v in params.items() if k != "memory"}
         if ask == "block_mib" and solve_bytes(params) % MIB:
