@@ -180,13 +180,18 @@ def _group_alive(pgid: int) -> bool:
     return False
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def attach_hint(settings: ServerSettings) -> str:
     return (f'blockviz.vllm.watch(events="{settings.events}", replay="{settings.replay_endpoint}", '
             f'api="{settings.api}")')
 
 
 def serve(settings: ServerSettings, log: str | Path | None = None) -> int:
-    """`blockviz vllm serve`: start, say `ready`, serve until Ctrl-C, stop cleanly."""
+    """`blockviz vllm serve`: start, say `ready`, serve until Ctrl-C (or SIGTERM), stop cleanly."""
+    signal.signal(signal.SIGTERM, _interrupt)   # `kill` stops vLLM as cleanly as Ctrl-C does
     server = Server(settings, log)
     server.start()
     try:
