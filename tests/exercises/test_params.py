@@ -1,7 +1,6 @@
 """make() and from_id() with wrongly typed, nonsense or huge params: a ValueError naming the param
-and what is allowed, quickly, for every kind."""
+and what is allowed, before an engine is built, for every kind."""
 import json
-import time
 from random import Random
 
 import pytest
@@ -42,18 +41,15 @@ def test_every_param_of_every_kind_refuses_wrong_types(kind):
 ])
 def test_review_cases(kind, changes, message):
     params = {**KINDS[kind].generate(Random(1)), **changes}
-    start = time.perf_counter()
     with pytest.raises(ValueError, match=message):
         exercises.make(kind, **params)
-    assert time.perf_counter() - start < 1
 
 
-def test_a_huge_id_is_refused_at_once():
+def test_a_huge_id_is_refused_before_anything_is_built(monkeypatch):
     params = {"block_size": 4, "num_blocks": 30_000_000, "setup": [["add", "A", "abcd", 2], ["step", 1]], "ask": [0]}
-    start = time.perf_counter()
-    with pytest.raises(ValueError, match="num_blocks"):
+    monkeypatch.setattr("blockviz.exercises.engine.Simulator", None)  # building one would fail differently
+    with pytest.raises(ValueError, match=r"num_blocks must be a whole number in 1\.\.256, got 30000000"):
         exercises.from_id("pool_states:" + json.dumps(params))
-    assert time.perf_counter() - start < 1
 
 
 @pytest.mark.parametrize("exercise_id, message", [
