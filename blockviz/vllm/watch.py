@@ -53,6 +53,8 @@ class Watch:
                  data_parallel_size: int = 1,
                  history: int | None = 10_000, tokenizer=None, replay_timeout: float = 2.0, connect: bool = True):
         endpoints = [events] if isinstance(events, str) else list(events)
+        if isinstance(replay, str) and len(endpoints) > 1:
+            raise ValueError("each engine has its own replay endpoint: give a list, one per events endpoint")
         replays = replay if isinstance(replay, list) else [replay] * len(endpoints)
         if len(replays) != len(endpoints):
             raise ValueError(f"{len(endpoints)} event endpoints but {len(replays)} replay endpoints")

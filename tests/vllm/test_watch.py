@@ -205,3 +205,14 @@ def test_a_replay_endpoint_that_never_answers_delays_the_stream_only_briefly():
     assert "did not answer within 0.3 s" in watch.problems[-1].reason
     assert [r.hash for r in watch.picture().blocks] == [1, 2]
     watch.close()
+
+
+def test_endpoints_are_checked_when_the_watch_is_made():
+    with pytest.raises(ValueError, match="one per events endpoint"):
+        Watch([tcp(), tcp()], None, tcp())
+    with pytest.raises(ValueError, match="2 event endpoints but 1 replay"):
+        Watch([tcp(), tcp()], None, [tcp()])
+    with pytest.raises(ValueError, match="should start with tcp://"):
+        Watch("localhost:5557")
+    with pytest.raises(ValueError, match="has no port"):
+        Watch("tcp://127.0.0.1")
