@@ -75,6 +75,22 @@ def test_every_view_at_every_step_with_every_request(hostile_sim, view):
         assert "<" in shown and ">" in shown, f"the {view} view shows none of the user text"
 
 
+def test_pool_detail_panel_and_patches(hostile_sim):
+    from blockviz.views.pool_patch import pool_patch
+    from blockviz.views.render_pool import pool_picture, render_block_detail
+    shown = ""
+    for step in range(hostile_sim.first_step, hostile_sim.last_step + 1):
+        snapshot = hostile_sim.snapshot(step)
+        for block_id in range(snapshot.num_blocks):  # what a click on a block shows
+            shown += assert_no_markup_from_users(render_block_detail(snapshot, block_id, decode=hostile_sim.decode))
+        if step > hostile_sim.first_step:  # what the page is sent as the pool moves on
+            before = pool_picture(hostile_sim.snapshot(step - 1), decode=hostile_sim.decode)
+            after = pool_picture(snapshot, hostile_sim.events(step), decode=hostile_sim.decode)
+            patch = pool_patch(before, after)
+            assert_no_markup_from_users(" ".join(str(v) for v in patch.values()))
+    assert "<bvhostile>" in shown  # the token text is shown, as text
+
+
 def test_exports(hostile_sim, tmp_path):
     page = export_html(hostile_sim, tmp_path / "player.html", title=HOSTILE[1]).read_text(encoding="utf-8")
     assert HOSTILE[1] in assert_no_markup_from_users(page)
