@@ -47,11 +47,12 @@ class Picture:
 
 
 class Watch:
+    """See `watch()`. subscribe=False makes a watch fed only through `batch()` (a loaded recording)."""
 
     def __init__(self, events: str | list[str] = DEFAULT_EVENTS, api: str | None = None,
                  replay: str | list[str | None] | None = None, *, topic: str = "", host: str | None = None,
                  data_parallel_size: int = 1,
-                 history: int | None = 10_000, tokenizer=None, replay_timeout: float = 2.0, connect: bool = True):
+                 history: int | None = 10_000, tokenizer=None, replay_timeout: float = 2.0, subscribe: bool = True):
         endpoints = [events] if isinstance(events, str) else list(events)
         if isinstance(replay, str) and len(endpoints) > 1:
             raise ValueError("each engine has its own replay endpoint: give a list, one per events endpoint")
@@ -75,7 +76,7 @@ class Watch:
         self._tokenizer = tokenizer
         self.closed = False
         self.meta = {"kind": "vllm", "sources": [link.events for link in self.links], "history": history}
-        self.subscriber = Subscriber(self.links, self, replay_timeout) if connect else None
+        self.subscriber = Subscriber(self.links, self, replay_timeout) if subscribe else None
 
     # -- what the subscriber hands over (its thread) -----------------------------------------
 
@@ -270,7 +271,7 @@ def watch(events: str | list[str] = DEFAULT_EVENTS, api: str | None = DEFAULT_AP
 def load(path: str | Path, tokenizer=None) -> Watch:
     """A saved watch, replayed offline through the same decoding and index."""
     header, blocks, messages = recording.read(path)
-    w = Watch(history=header.history, tokenizer=tokenizer, connect=False, api=None)
+    w = Watch(history=header.history, tokenizer=tokenizer, subscribe=False, api=None)
     w.meta["sources"] = sorted({m.source for m in messages} | {b.source for b in blocks})
     w.index.next_step = header.first_step
     for b in blocks:

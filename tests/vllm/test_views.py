@@ -15,7 +15,7 @@ from tests.vllm.synthetic import tcp
 def offline(*batches) -> Watch:
     """A watch fed in process (no sockets): each argument is one batch of events."""
     from blockviz.vllm.wire import encode_batch
-    watch = Watch(connect=False, api=None)
+    watch = Watch(subscribe=False, api=None)
     for seq, events in enumerate(batches):
         watch.batch("engine", seq, encode_batch(0.0, events), "live", 0)
     return watch
