@@ -8,7 +8,7 @@ from blockviz.exercises.core import tr
 from blockviz.exercises.engine import Built, build, check_scenario, encode
 from blockviz.exercises.tables import show_blocks
 from blockviz.trace import events as ev
-from blockviz.trace.recorder import Frame
+from blockviz.trace.frame import Frame
 
 LETTERS = string.ascii_lowercase
 
