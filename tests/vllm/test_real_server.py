@@ -2,6 +2,7 @@
 prompt tokens vLLM reports it reused through evictions, gaps are filled from its replay endpoint,
 a late watch catches up, /reset_prefix_cache empties the index, junk is counted and skipped."""
 import random
+import time
 
 import pytest
 
@@ -47,6 +48,7 @@ def test_predictions_equal_the_reuse_vllm_reports_through_evictions(vllm_server,
     _, ids = texts
     rng = random.Random(7)
     prefixes = [ids[i * 400:i * 400 + rng.choice([64, 96, 130])] for i in range(4)]   # shared system prompts
+    before = vllm_server.client.prefix_cache_counters()
     results = []
     for n in range(24):
         prefix = prefixes[rng.randrange(len(prefixes))]
@@ -60,6 +62,33 @@ def test_predictions_equal_the_reuse_vllm_reports_through_evictions(vllm_server,
     assert sum(r > 0 for _, _, r in results) >= 8             # the shared prefixes did hit
     live_watch.settle()
     assert live_watch.picture().info.removed_total > 0       # and the small pool evicted
+    # the hit rate the views show comes from /metrics: the same tokens, counted by the server
+    after = wait_for_counters(vllm_server.client, before, sum(n for n, _, _ in results))
+    assert after["hits"] - before["hits"] == sum(r for _, _, r in results)
+
+
+def wait_for_counters(client, before: dict, queried: int, timeout: float = 10.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        after = client.prefix_cache_counters()
+        if after["queries"] - before["queries"] >= queried or time.monotonic() > deadline:
+            assert after["queries"] - before["queries"] == queried
+            return after
+        time.sleep(0.2)
+
+
+def test_the_views_draw_the_real_cache_with_its_text(live_watch, texts):
+    from blockviz.views.render_forest import render_forest, short, shown
+    from tests.views.svgtools import parse
+    tokenizer, _ = texts
+    live_watch.settle()
+    picture = live_watch.picture()
+    svg = render_forest(picture, decode=live_watch.decode)
+    cells = {el.get("data-hash"): el for el in parse(svg).iter() if el.get("data-state") in ("cached", "stored")}
+    assert set(cells) == {short(r.hash) for r in picture.blocks}
+    block = picture.blocks[-1]
+    label = cells[short(block.hash)].get("aria-label")
+    assert shown(tokenizer.decode(list(block.token_ids))) in label
 
 
 def test_a_gap_from_dropped_messages_is_filled_from_replay(vllm_server, live_watch, texts, tmp_path):

@@ -100,3 +100,10 @@ def test_show_gives_the_live_widget_and_it_redraws_once_per_burst():
     view.player.seek(5)
     assert 'data-step="5"' in view.view.forest and view.player.follow is False
     watch.close()
+
+
+def test_a_cache_larger_than_the_view_draws_its_newest_blocks_and_says_how_many_it_left_out():
+    watch = offline(*[[stored([i + 1], None, [i, i], 2)] for i in range(30)])
+    placed, left_out = layout(watch.picture(), max_cells=10)
+    assert left_out == 20 and [p.record.hash for p in placed["engine"]] == list(range(21, 31))
+    assert "older blocks not drawn: 20" in render_forest(watch.picture(), max_cells=10)
