@@ -162,6 +162,12 @@ class Watch:
 
     snapshot = picture
 
+    def events(self, step: int | None = None) -> list:
+        """The events of a step's batch, decoded again from the payload kept for it."""
+        with self.lock:
+            info = self.index.step_info(self.cursor if step is None else step)
+        return decode_batch(info.payload).events
+
     # -- prediction and waiting ----------------------------------------------------------
 
     @property

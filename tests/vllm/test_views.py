@@ -71,6 +71,12 @@ def test_the_eviction_order_and_counters_follow_the_step():
     assert "no server metrics" in render_counters(counters(watch.picture(2), None, 0))
 
 
+def test_a_steps_events_are_its_batch_decoded_again():
+    watch = shared_prefix_watch()
+    assert [type(e).__name__ for e in watch.events(2)] == ["RemovedMap", "StoredMap"]
+    assert watch.events(0)[0].block_hashes == [1, 2]
+
+
 def test_text_forms_for_the_terminal():
     watch = shared_prefix_watch()
     assert step_line(watch.picture(2)) == "step 2 · engine seq 2 (live) · +1 stored -1 removed · 3 cached"
