@@ -17,6 +17,9 @@ def show(timeline, view: str = "dashboard", lang: str = "en", **options):
     live end); e.g. show(llm, "kv", step=3, kv="v") for the V values at step 3. Every widget has
     `.step` and `.follow` (see stepping.py)."""
     if getattr(timeline, "meta", {}).get("kind") == "vllm":   # a blockviz.vllm watch: its own views
+        if view not in ("dashboard", "forest"):
+            raise ValueError(f"a vLLM watch shows its prefix cache as a forest of block chains (view 'forest'); "
+                             f"its events cannot draw {view!r}")
         from blockviz.views.vllm_widget import WatchView
         return WatchView(timeline, lang=lang, **options)
     from blockviz.views import dashboard, player, widgets  # ipywidgets only when a widget is asked for

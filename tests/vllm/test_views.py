@@ -113,3 +113,9 @@ def test_a_cache_larger_than_the_view_draws_its_newest_blocks_and_says_how_many_
     placed, left_out = layout(watch.picture(), max_cells=10)
     assert left_out == 20 and [p.record.hash for p in placed["engine"]] == list(range(21, 31))
     assert "older blocks not drawn: 20" in render_forest(watch.picture(), max_cells=10)
+
+
+def test_a_watch_has_no_pool_view():
+    import pytest
+    with pytest.raises(ValueError, match="cannot draw 'pool'"):
+        show(shared_prefix_watch(), "pool")
