@@ -1,6 +1,8 @@
 """The forest, eviction order and counters of a watch, and its widget (no browser)."""
 import time
 
+import pytest
+
 from blockviz.views import show
 from blockviz.views.render_forest import (counters, forest_text, layout, render_counters, render_evictions,
                                           render_forest, short, step_line)
@@ -116,6 +118,5 @@ def test_a_cache_larger_than_the_view_draws_its_newest_blocks_and_says_how_many_
 
 
 def test_a_watch_has_no_pool_view():
-    import pytest
     with pytest.raises(ValueError, match="cannot draw 'pool'"):
         show(shared_prefix_watch(), "pool")
