@@ -2,11 +2,12 @@
 
     .venv/bin/python bench/views.py [--blocks 64 1024 4096 65536] [--steps 30] [--workload BLOCKS]
 
-Also prints the browser's step-to-render latency measured by the last `pytest tests/browser` run.
+Also prints the browser's step-to-render latency (median, p90, max) measured by the last
+`pytest tests/browser` run; the goal there is p90 <= 50 ms at 1024 blocks.
 
-Records a busy Simulator (requests sharing prefixes, prefill then decode), then times
-timeline.seek(step + 1) over recorded steps with a Dashboard attached (player, pool, event log,
-the mapping tab): first while each frame is replayed on demand, then with frames built; then each
+Records a busy Simulator (requests sharing prefixes, prefill then decode), then times a
+Dashboard's step (dashboard.step = step + 1: what ◀ ▶ do; the pool and the mapping tab redraw)
+over recorded steps: first while each frame is replayed on demand, then with frames built; then each
 renderer alone, the pool widget's per-step work (picture, patch against the previous step, JSON)
 with the size of what it sends, and live steps that run the engine; last, the KV view's index over
 a pool as large as a GPU's. Goal: <= 10 ms per step at 1024 blocks. At 65 536 blocks (a pool
@@ -71,17 +72,20 @@ def pool_patches(sim, last: int) -> tuple[float, float, float]:
 def bench(num_blocks: int, steps: int, workload: int | None = None) -> dict[str, float]:
     sim = busy_simulator(num_blocks, workload=workload)
     sim.run(max_steps=steps + 1)
-    sim.seek(0)
-    dashboard = Dashboard(sim)
+    dashboard = Dashboard(sim, step=0)
     last = min(steps, sim.last_step)
+
+    def step_to(step: int):
+        dashboard.step = step
+
     # a live session replays a step's frame the first time it is shown, then keeps it
-    result = {"dashboard step, frame replayed": time_per_call(lambda k: sim.seek(1 + k), last),
-              "dashboard step": time_per_call(lambda k: sim.seek(1 + (k + 1) % last), last)}
+    result = {"dashboard step, frame replayed": time_per_call(lambda k: step_to(1 + k), last),
+              "dashboard step": time_per_call(lambda k: step_to(1 + (k + 1) % last), last)}
     for view in ("pool", "events", "mapping", "chain"):
         result[view] = time_per_call(lambda k: render_view(sim, view, 1 + k % last, index=dashboard.chain.index), last)
     result["pool patch"], result["patch kB"], result["whole pool kB"] = pool_patches(sim, last)
-    sim.seek(sim.last_step)
-    result["live step (engine + replay + views)"] = time_per_call(lambda k: sim.forward(), 10)
+    dashboard.follow = True
+    result["live step (engine + replay + views)"] = time_per_call(lambda k: sim.step(), 10)
     return result
 
 
@@ -123,9 +127,15 @@ def main():
     print("KV index, 70 000 blocks of 16 slots, head_dim 128: " + " | ".join(f"{k} {v:.0f}" for k, v in figures.items()))
     browser = Path(__file__).resolve().parents[1] / "out" / "browser" / "latency.json"
     if browser.exists():  # written by tests/browser: click on step -> pool redrawn in chromium
-        print("browser step-to-render latency (last pytest tests/browser run):")
-        for name, figures in json.loads(browser.read_text()).items():
-            print(f"  {name}: median {figures['median_ms']} ms, max {figures['max_ms']} ms over {figures['steps']} steps")
+        print("browser step-to-render latency (last pytest tests/browser run; goal: p90 <= 50 ms at 1024 blocks):")
+        runs = json.loads(browser.read_text())
+        for name, figures in runs.items():
+            print(f"  {name}: median {figures['median_ms']} ms, p90 {figures.get('p90_ms', '?')} ms, "
+                  f"max {figures['max_ms']} ms over {figures['steps']} steps")
+        if "round trip" in runs:  # the same run's baseline: a press answered with one small change, no drawing
+            base = runs["round trip"]["median_ms"]
+            print("  step / round trip (medians): " + " | ".join(
+                f"{name} {figures['median_ms'] / base:.2f}" for name, figures in runs.items() if name != "round trip"))
     else:
         print("browser step-to-render latency: run `pytest tests/browser` first (writes out/browser/latency.json)")
 

@@ -35,6 +35,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "pool.tokens": {"en": "tokens", "zh": "token"},
     "pool.queue": {"en": "free queue position", "zh": "空闲队列位置"},
     "pool.next": {"en": "next", "zh": "下一个"},
+    "pool.queued": {"en": "in the free queue", "zh": "在空闲队列中"},
     "pool.touched": {"en": "changed this step", "zh": "本步有变化"},
     "legend.state": {"en": "{name} ({count}): {meaning}", "zh": "{name}({count}块):{meaning}"},
     "legend.touched": {"en": "dashed outline: changed this step", "zh": "虚线框:本步有变化"},

@@ -36,12 +36,16 @@ class Player(anywidget.AnyWidget, Stepped):
         self.show_step()
 
     def drive(self, *views):
-        """Show `views` at this player's step from now on (they stop following on their own)."""
+        """Show `views` at this player's step from now on (they stop following on their own). They
+        hear of a new step before the player updates its own status, so the page gets their
+        pictures first (the first view first)."""
+        self.unobserve(self._on_step, "step")
         for view in views:
             view.follow = False
             if view.has_trait("controls"):
                 view.controls = False
             traitlets.dlink((self, "step"), (view, "step"))
+        self.observe(self._on_step, "step")
 
     def finished(self) -> bool:
         """Nothing further to show: the last recorded step, and no engine that can go on."""

@@ -16,7 +16,7 @@ from blockviz.views.theme import OUTCOME_STYLES
 
 Decode = Callable[[tuple[int, ...]], str]
 
-BOX_W, BOX_H, ARROW, PER_ROW = 124, 92, 22, 6
+BOX_W, BOX_H, ARROW, PER_ROW = 124, 92, 22, 5  # 5 a row: 750 px
 OUTCOMES = ("hit_used", "hit_free", "miss", "mismatch", "skipped", "not_probed")
 
 

@@ -18,7 +18,8 @@ Decode = Callable[[tuple[int, ...]], str]
 COL = 38       # width of one token column
 ROW = 17
 WINDOW_TOKENS = 64   # tokens shown at most (whole logical blocks, around this step's positions)
-MAX_WIDTH = 880      # logical blocks wrap onto rows: the view fits a 900 px notebook column
+MAX_WIDTH = 800      # logical blocks wrap onto rows: the view fits the pane of a 900 px notebook column
+MIN_COL = 34         # narrower token columns for large blocks, so a block of 16 fits a row
 PHYSICAL_W, PHYSICAL_H = 64, 26
 
 
@@ -66,7 +67,8 @@ def render_mapping(snapshot: Snapshot, seq_id: int, events: Iterable[Event] = ()
     row_keys = ["map.token", "map.position", "map.logical", "map.offset", "map.physical", "map.slot", "map.row"]
     row_names = [tr(k, lang) for k in row_keys]
     left = 10 + max(text_width(name, 11) for name in row_names) + 10
-    group_w = B * COL + 8
+    col = max(MIN_COL, min(COL, int((max_width - left - 18) // B)))  # a whole block fits a row
+    group_w = B * col + 8
     per_row = max(1, int((max_width - left - 10) // group_w))
     title = tr("map.title", lang, label=seq.label, status=tr(f"status.{seq.status}", lang), table=list(table), B=B)
     notes = []
@@ -85,7 +87,7 @@ def render_mapping(snapshot: Snapshot, seq_id: int, events: Iterable[Event] = ()
     band_h = table_h + 46 + PHYSICAL_H + 18  # a row of logical blocks, the arrows, its physical blocks
     rows = [range(b, min(b + per_row, last_block)) for b in range(first_block, last_block, per_row)]
     for r, logicals in enumerate(rows):
-        parts += mapping_row(snapshot, seq, table, logicals, top + r * band_h, left, row_names, decode,
+        parts += mapping_row(snapshot, seq, table, logicals, top + r * band_h, left, col, row_names, decode,
                              (start, count, computed_end, row0), lang)
     bottom = top + len(rows) * band_h
     legend = tr("map.legend", lang)
@@ -96,7 +98,7 @@ def render_mapping(snapshot: Snapshot, seq_id: int, events: Iterable[Event] = ()
                         attrs=f' data-seq-id="{seq_id}"')
 
 
-def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range, top: float, left: float,
+def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range, top: float, left: float, col: float,
                 row_names: list[str], decode: Decode, now_span: tuple[int, int, int, int], lang: str) -> list[str]:
     """One row of logical blocks (their tokens in columns, one line per index) above the physical
     blocks they map to, with an arrow from each logical block to its physical one."""
@@ -107,15 +109,15 @@ def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range
     physical_y = top + table_h + 46
     centres = {}  # logical block -> x centre of its column group, for the arrows
     for k, logical in enumerate(logicals):
-        x0 = left + k * (B * COL + 8)
+        x0 = left + k * (B * col + 8)
         has_block = logical < len(table)
         header = f"L{logical} → #{table[logical]}" if has_block else f"L{logical} → {tr('map.none', lang)}"
-        parts.append(f'<rect x="{x0}" y="{top}" width="{B * COL}" height="{table_h}" rx="3" fill="none" '
+        parts.append(f'<rect x="{x0}" y="{top}" width="{B * col}" height="{table_h}" rx="3" fill="none" '
                      f'class="bv-line"/>')
-        parts.append(text(x0 + B * COL / 2, top + 14, header, 11, anchor="middle", bold=True))
-        centres[logical] = x0 + B * COL / 2
+        parts.append(text(x0 + B * col / 2, top + 14, header, 11, anchor="middle", bold=True))
+        centres[logical] = x0 + B * col / 2
         for p in range(logical * B, min(seq.num_tokens, (logical + 1) * B)):
-            x = x0 + (p % B) * COL
+            x = x0 + (p % B) * col
             now = start <= p < start + count
             slot = slot_of(table, p, B) if has_block else None
             token = visible(decode((seq.token_ids[p],)))
@@ -128,12 +130,12 @@ def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range
                          f'data-row="{row0 + p - start if now else -1}" data-now="{int(now)}" aria-label="{esc(label)}">'
                          f'<title>{esc(label)}</title>')  # the whole token on hover: the column shows 5 characters
             if now:
-                parts.append(f'<rect x="{x + 1}" y="{top + 18}" width="{COL - 2}" height="{len(row_names) * ROW + 4}" '
+                parts.append(f'<rect x="{x + 1}" y="{top + 18}" width="{col - 2}" height="{len(row_names) * ROW + 4}" '
                              f'rx="2" fill="none" class="bv-touch" stroke-width="2" stroke-dasharray="4 2"/>')
             for r, cell in enumerate(cells):
                 written = p < computed_end
                 cls = "bv-fg" if (r != 5 or written) else "bv-muted"  # slot reserved, K/V not written yet
-                parts.append(text(x + COL / 2, top + 20 + r * ROW + 12, cell, 11, cls=cls, anchor="middle",
+                parts.append(text(x + col / 2, top + 20 + r * ROW + 12, cell, 11, cls=cls, anchor="middle",
                                   bold=(r == 5 and now)))
             parts.append("</g>")
     shown = sorted({table[b] for b in logicals if b < len(table)})

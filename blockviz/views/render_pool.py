@@ -16,8 +16,9 @@ from blockviz.views.theme import STATE_STYLES, Style, theme_css
 Decode = Callable[[tuple[int, ...]], str]
 
 COMPACT_ABOVE = 256          # more blocks than this: small cells with the glyph only
-FULL_CELL = (100, 84, 8)     # width, height, columns
-COMPACT_CELL = (22, 22, 32)  # 32 columns at most: the pool fits a 900 px notebook column
+# width, height, columns: at most 800 px wide, the pane a 900 px notebook column leaves
+FULL_CELL = (100, 84, 7)
+COMPACT_CELL = (22, 22, 30)
 GAP = 4
 PAD = 8
 # A GPU sizes the pool from free memory (tens of thousands of blocks) while a few requests use a
@@ -127,7 +128,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     names = {state: t(f"state.{state.value}", lang) for state in BlockState}
     words = {"block": t("pool.block", lang), "ref": t("pool.ref", lang), "hash": t("pool.hash", lang),
              "tokens": t("pool.tokens", lang), "queue": t("pool.queue", lang), "next": t("pool.next", lang),
-             "touched": t("pool.touched", lang)}
+             "queued": t("pool.queued", lang), "touched": t("pool.touched", lang)}
 
     header = t("pool.header", lang, step=snapshot.step, phase=phase_name(snapshot, lang), n=snapshot.num_blocks,
                free=len(snapshot.free_block_ids), B=snapshot.block_size)
@@ -140,7 +141,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
             counts[BlockState.FREE] += folds[i] - i + 1
             row += col > 0
             cells.append(fold_cell(i, folds[i], int(places[i]), PAD, top + row * (cell_h + GAP),
-                                   ncols * (cell_w + GAP) - GAP, cell_h, selected, lang))
+                                   ncols * (cell_w + GAP) - GAP, cell_h, selected, lang, places=not compact))
             row, col, i = row + 1, 0, folds[i] + 1
             continue
         block = snapshot.blocks[i]
@@ -159,12 +160,17 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
                 f'{words["hash"]} {short_hash(block.hash)}'
         if not compact:
             label += f', {words["tokens"]} “{content}”'
+        # An allocation moves every free block one place up the queue: a compact (large) pool leaves
+        # the places to the detail panel, so such a step changes only the blocks it touched.
         if pos is not None:
-            label += f', {words["queue"]} {pos}' + (f' ({words["next"]})' if pos == 0 else "")
+            label += f', {words["queued"]}' if compact else f', {words["queue"]} {pos}'
+            label += f' ({words["next"]})' if pos == 0 else ""
         if i in touched:
             label += f', {words["touched"]}'
-        attrs = {"data-block-id": str(i), "data-state": state.value, "data-ref": str(block.ref_count),
-                 "data-queue": str(-1 if pos is None else pos), "aria-label": label}
+        attrs = {"data-block-id": str(i), "data-state": state.value, "data-ref": str(block.ref_count)}
+        if not compact:
+            attrs["data-queue"] = str(-1 if pos is None else pos)
+        attrs["aria-label"] = label
         body = (f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" rx="3" fill="{style.fill}" '
                 f'class="bv-line" stroke-width="1"/>')
         if compact:  # one string per block: a compact pool has thousands
@@ -226,14 +232,16 @@ def fold_summary(first: int, last: int, queue_first: int, lang: str) -> str:
 
 
 def fold_cell(first: int, last: int, queue_first: int, x: float, y: float, w: float, h: float,
-              selected: int | None, lang: str) -> Cell:
-    """A run of free blocks (see free_runs) as one band, a row wide."""
+              selected: int | None, lang: str, places: bool = False) -> Cell:
+    """A run of free blocks (see free_runs) as one band, a row wide; `places`: the pool's cells say
+    their queue place (data-queue), so this one does too."""
     style = STATE_STYLES[BlockState.FREE]
     label = fold_summary(first, last, queue_first, lang)
     # a block cell's attributes, then the one it lacks: a page that turns one into the other appends it
     # (setAttribute), so its markup stays the same as this picture's
     attrs = {"data-block-id": str(first), "data-state": BlockState.FREE.value, "data-ref": "0",
-             "data-queue": str(queue_first), "aria-label": label, "data-last-block-id": str(last)}
+             **({"data-queue": str(queue_first)} if places else {}), "aria-label": label,
+             "data-last-block-id": str(last)}
     body = (f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="3" fill="{style.fill}" class="bv-line" '
             f'stroke-width="1"/><title>{esc(label)}</title>'
             + text(x + 11, y + h / 2 + 5, style.glyph, GLYPH, anchor="middle", fill=style.text)

@@ -38,7 +38,7 @@ class Stepped(traitlets.HasTraits):
 
     def start(self, timeline):
         self.timeline = timeline
-        self.observe(lambda change: self.show_step(), "step")
+        self.observe(self._on_step, "step")
         self.observe(self._on_follow, "follow")
         timeline.on_change(lambda cursor: self.timeline_changed())
 
@@ -48,6 +48,9 @@ class Stepped(traitlets.HasTraits):
         if timeline is not None and not timeline.first_step <= step <= timeline.last_step:
             raise traitlets.TraitError(f"step {step} is not recorded (steps {timeline.first_step}..{timeline.last_step})")
         return step
+
+    def _on_step(self, _change):
+        self.show_step()
 
     def _on_follow(self, change):
         if change["new"]:

@@ -3,6 +3,8 @@ stepping.py), renders only when what it shows changed, and works alone (with a b
 step and follow toggle) or driven by a player, as in the Dashboard. The pool, the largest view,
 sends the page only the blocks that changed. Their JavaScript and CSS are the files in js/."""
 import io
+import json
+from collections import OrderedDict
 
 import anywidget
 import ipywidgets as w
@@ -16,6 +18,8 @@ from blockviz.views.render_pool import PoolPicture, pool_picture, render_block_d
 from blockviz.views.render_view import labels_of, render_view
 from blockviz.views.stepping import Stepped, opening
 from blockviz.views.trace_index import KVIndex, TraceIndex
+
+RECENT = 16  # pool pictures a PoolView keeps (about 0.4 MB each at 1024 blocks)
 
 class TimelineView(anywidget.AnyWidget, Stepped):
     """Base: shows `step` of one timeline. Subclasses say what to draw at a step (`draw`), which
@@ -86,12 +90,15 @@ class PoolView(TimelineView):
     blocks it changed."""
     _esm = module("frame.js", "pool_patch.js", "pool.js")
     full = traitlets.Dict().tag(sync=True)   # {"version": n, "svg": the whole pool}
-    patch = traitlets.Dict().tag(sync=True)  # {"base": n - 1, "version": n, **pool_patch(...)}
+    # {"base": n - 1, "version": n, **pool_patch(...)} as JSON text: a patch of a large step lists
+    # hundreds of cells, which ipywidgets would walk looking for binary buffers
+    patch = traitlets.Unicode("{}").tag(sync=True)
 
     def __init__(self, timeline, lang: str = "en", **kwargs):
         self.selected: int | None = None
         self.index = TraceIndex()
         self.picture: PoolPicture | None = None  # what the latest version shows
+        self.recent: OrderedDict[tuple, tuple] = OrderedDict()  # (step, selected, lang) -> (frame, picture)
         self.version = 0
         super().__init__(timeline, lang, **kwargs)
         self.block_listeners.append(self.select)
@@ -99,10 +106,21 @@ class PoolView(TimelineView):
     def options(self) -> tuple:
         return (self.selected, self.lang)
 
+    def picture_at(self, step: int) -> PoolPicture:
+        """The picture of `step`, kept for the last RECENT steps shown: stepping back and forth over
+        them draws nothing again (a frame replaced since, like step 0 while requests arrive, is redrawn)."""
+        frame, key = self.timeline.frame(step), (step, self.selected, self.lang)
+        kept = self.recent.pop(key, None)
+        picture = kept[1] if kept and kept[0] is frame else pool_picture(
+            frame.snapshot, frame.events, lang=self.lang, decode=self.timeline.decode, selected=self.selected)
+        self.recent[key] = (frame, picture)
+        while len(self.recent) > RECENT:
+            self.recent.popitem(last=False)
+        return picture
+
     def draw(self, step: int) -> PoolPicture:
         snapshot = self.timeline.snapshot(step)
-        picture = pool_picture(snapshot, self.timeline.events(step), lang=self.lang, decode=self.timeline.decode,
-                               selected=self.selected)
+        picture = self.picture_at(step)
         if self.selected is None:
             self.detail = f'<span style="color:var(--jp-ui-font-color2,#555)">{t("dash.click", self.lang)}</span>'
             return picture
@@ -121,7 +139,8 @@ class PoolView(TimelineView):
             self.send_full()
         else:
             self.version += 1
-            self.patch = {"base": self.version - 1, "version": self.version, **pool_patch(shown, drawn)}
+            self.patch = json.dumps({"base": self.version - 1, "version": self.version, **pool_patch(shown, drawn)},
+                                    ensure_ascii=False, separators=(",", ":"))
 
     @property
     def svg(self) -> str:

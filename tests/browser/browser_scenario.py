@@ -1,6 +1,10 @@
 """The scenarios the browser test's notebook runs; the test rebuilds them to know what to expect."""
+import json
+import tempfile
+from pathlib import Path
+
 from blockviz import Simulator
-from blockviz.trace.io import trace_from_dict, trace_to_dict
+from blockviz.trace.io import load_trace
 from blockviz.trace.timeline import Timeline
 
 
@@ -14,12 +18,14 @@ def scenario(num_blocks: int) -> Simulator:
 
 
 def kv_timeline() -> Timeline:
-    """A recorded run with made-up K and V values written in its first step (no model needed), at that step."""
+    """A recorded run with made-up K and V values written in its first step (no model needed)."""
     sim = scenario(12)
     sim.run(1)
-    data = trace_to_dict(sim)
-    data["frames"][1]["payload"] = {"kv": {"layer": 0, "head": 0, "slots": [0, 1, 2, 3],
-                                           "k": [[1.0, -1.0]] * 4, "v": [[-1.0, 1.0]] * 4}}
-    timeline = trace_from_dict(data)
-    timeline.seek(1)
-    return timeline
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "trace.jsonl"
+        sim.save(path)
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        lines[1]["payload"] = {"kv": {"layer": 0, "head": 0, "slots": [0, 1, 2, 3],
+                                      "k": [[1.0, -1.0]] * 4, "v": [[-1.0, 1.0]] * 4}}
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        return load_trace(path)

@@ -1,4 +1,5 @@
-"""What the pool widget's page does with a patch (POOL_ESM's applyPatch), on pictures instead of DOM nodes."""
+"""What the pool widget's page does with a patch (js/pool_patch.js's applyPatch, tested in node by
+test_js.py), on pictures instead of DOM nodes: the widget tests here run without node."""
 import json
 
 from blockviz.views.render_pool import Cell, PoolPicture

@@ -46,15 +46,20 @@ def check_folds(sim: Simulator, step: int, selected: int | None = None):
     assert [block_id for block_id, _ in shown] == list(range(snapshot.num_blocks))
     states, touched = classify(snapshot), touched_blocks(events)
     queue = {block_id: i for i, block_id in enumerate(snapshot.free_block_ids)}
+    places = snapshot.num_blocks <= rp.COMPACT_ABOVE  # a compact pool leaves queue places to the detail panel
     for block_id, attrs in shown:
         assert attrs["data-state"] == states[block_id].value
+        assert ("data-queue" in attrs) == places
         first = int(attrs["data-block-id"])
         if "data-last-block-id" not in attrs:
-            assert attrs["data-queue"] == str(queue.get(block_id, -1))
+            if places:
+                assert attrs["data-queue"] == str(queue.get(block_id, -1))
             continue
         assert states[block_id] is BlockState.FREE and not snapshot.blocks[block_id].token_ids
         assert block_id not in touched
-        assert queue[block_id] == int(attrs["data-queue"]) + block_id - first > 0
+        assert queue[first] > 0 and queue[block_id] == queue[first] + block_id - first
+        if places:
+            assert attrs["data-queue"] == str(queue[first])
         last = int(attrs["data-last-block-id"])
         assert last - first + 1 >= rp.FOLD_MIN and f"{grouped(first)}–{grouped(last)}" in attrs["aria-label"]
     for cell in picture.cells:  # the selected block's cell is outlined, be it alone or in a run

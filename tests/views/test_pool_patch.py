@@ -74,13 +74,15 @@ def test_a_patch_holds_only_what_changed(lifecycle):
         assert ("legend" in patch) == (counts[k] != counts[k + 1])  # the legend counts blocks per state
 
 
-def test_a_block_that_only_moved_in_the_free_queue_gets_new_attributes_only():
-    """Each allocation shifts every free block's queue place: the page then sets attributes and
-    redraws nothing, which is what keeps a step in a large pool cheap."""
+def test_a_block_that_only_moved_in_the_free_queue_changes_nothing_in_a_large_pool():
+    """Each allocation moves every free block one place up the free queue. A compact (large) pool
+    does not show the places (the detail panel does), so the patch holds only the blocks the step
+    changed and the one that is now next; a small pool shows them, so there they change."""
     sim = Simulator(num_blocks=16, block_size=4)
     sim.add("abcdefg", max_tokens=1)  # the first step takes blocks 0 and 1
     sim.run(1)
     shown, new = (pool_picture(sim.snapshot(step), sim.events(step), compact=True) for step in (0, 1))
-    moved = [c for c in pool_patch(shown, new)["cells"] if c[2] is None]
-    assert [block_id for block_id, _, _ in moved] == list(range(3, 16))  # 2 is now next: it gets the notch
-    assert all(attrs["data-queue"] == str(block_id - 2) for block_id, attrs, _ in moved)
+    assert [key for key, _, _ in pool_patch(shown, new)["cells"]] == [0, 1, 2]  # 2 is now next: it gets the notch
+    shown, new = (pool_picture(sim.snapshot(step), sim.events(step), compact=False) for step in (0, 1))
+    moved = {key: attrs for key, attrs, _ in pool_patch(shown, new)["cells"] if key > 2}
+    assert sorted(moved) == list(range(3, 16)) and all(attrs["data-queue"] == str(key - 2) for key, attrs in moved.items())

@@ -1,3 +1,5 @@
+import json
+
 import pytest
 import traitlets
 
@@ -117,7 +119,7 @@ def test_clicking_a_block_shows_its_detail_and_a_second_click_closes_it():
 
 
 class PoolPage:
-    """A page showing a PoolView, as POOL_ESM does: the whole pool from `full`, then each patch whose
+    """A page showing a PoolView, as js/pool.js does: the whole pool from `full`, then each patch whose
     base is the version shown; a page that missed one asks for the whole pool."""
 
     def __init__(self, pool: PoolView):
@@ -133,7 +135,7 @@ class PoolPage:
         self.shown: PoolPicture | None = self.pool.picture if self.pool.picture.svg() == self.text else None
 
     def patch(self):
-        patch = self.pool.patch
+        patch = json.loads(self.pool.patch)
         if patch.get("base") == self.version:
             self.shown, self.version = apply_patch(self.shown, patch), patch["version"]
         elif patch.get("version", -1) > self.version:

@@ -12,7 +12,7 @@ function render({ model, el }) {
     if (full.svg) page = showFull(pane, full);
   };
   const patch = () => {
-    const next = model.get("patch");
+    const next = JSON.parse(model.get("patch"));
     if (next.version === undefined) return;
     if (page === null || applyPatch(page, next, { motion: !still.matches }) === "missed") model.send({ full: true });
   };

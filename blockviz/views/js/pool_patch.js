@@ -66,9 +66,12 @@ export function setAttrs(node, attrs) {
   }
 }
 
+// The states of blocks in the free queue (blockviz/states.py); the others are in block tables.
+const QUEUED = new Set(["free", "cached-free", "stale-free"]);
+
 function looks(node) {
   const rect = node.querySelector("rect");
-  return { fill: rect && rect.getAttribute("fill"), queued: +node.getAttribute("data-queue") >= 0 };
+  return { fill: rect && rect.getAttribute("fill"), queued: QUEUED.has(node.getAttribute("data-state")) };
 }
 
 function move(node, was) {
