@@ -51,7 +51,7 @@ def demo(args: argparse.Namespace) -> int:
                                 block_size=args.block_size, requests=args.requests, max_tokens=args.max_tokens,
                                 temperature=args.temperature, arrival_every=args.arrival_every, pace=args.pace,
                                 max_num_batched_tokens=args.max_batched_tokens, refresh_ms=args.refresh_ms,
-                                lang=args.lang, seed=args.seed)
+                                lang=args.lang, seed=args.seed, history=args.history or None)
         if args.system_prompt is not None:
             settings.system_prompt = args.system_prompt
         from blockviz.demo.server import serve
@@ -127,6 +127,8 @@ def add_demo_parser(sub):
     demo.add_argument("--refresh-ms", type=int, default=d.refresh_ms, metavar="MS",
                       help="refresh the views at most this often while generating (default %(default)s)")
     demo.add_argument("--seed", type=int, default=d.seed, help="sampling seed (default %(default)s)")
+    demo.add_argument("--history", type=int, default=d.history, metavar="STEPS",
+                      help="steps kept for stepping back; 0: every step (default %(default)s)")
     demo.add_argument("--share", action="store_true", help="open the read-only class page to the network "
                       "(as --ip 0.0.0.0); the teacher's JupyterLab always stays on 127.0.0.1")
     demo.add_argument("--ip", default="127.0.0.1", help="address the class page listens on (default %(default)s)")

@@ -43,7 +43,8 @@ def build_engine(plan: Plan):
     from blockviz.llm import LLM
     s = plan.settings
     return LLM(s.model_dir, device=plan.device, dtype=s.dtype, kvcache_block_size=s.block_size,
-               num_kvcache_blocks=plan.num_blocks, max_num_batched_tokens=s.max_num_batched_tokens, seed=s.seed)
+               num_kvcache_blocks=plan.num_blocks, max_num_batched_tokens=s.max_num_batched_tokens, seed=s.seed,
+               history=s.history)
 
 
 class Demo(w.VBox):

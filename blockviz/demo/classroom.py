@@ -64,8 +64,8 @@ class ClassHub:
 
     def __init__(self, lang: str = "en", limit: RateLimit | None = None):
         self.lang = lang
-        self.full: str | None = None   # the last full message, as sent
-        self.patches: list[str] = []   # the patches after it
+        self.full: bytes | None = None   # the last full message, as a viewer's stream carries it
+        self.patches: list[bytes] = []   # the patches after it
         self.viewers: set[asyncio.Queue] = set()
         self.publisher: "PublishHandler | None" = None
         self.prompts_open = False
@@ -75,26 +75,23 @@ class ClassHub:
     def publish(self, text: str):
         message = json.loads(text)
         kind = message.get("type")
+        if kind not in ("full", "patch") or (kind == "patch" and self.full is None):
+            return  # a publisher always starts with a full message: anything else is stray
+        event = f"event: {kind}\ndata: {text}\n\n".encode()  # encoded once, written to every viewer
         if kind == "full":
-            self.full, self.patches = text, []
-        elif kind == "patch":
-            if self.full is None:
-                return  # a publisher always starts with a full message: this one is stray
-            self.patches.append(text)
+            self.full, self.patches = event, []
         else:
-            return
+            self.patches.append(event)
         self.prompts_open = bool(message.get("prompts"))
         for queue in list(self.viewers):
             if queue.qsize() >= MAX_VIEWER_BACKLOG:
                 queue.put_nowait(None)  # too slow: drop it (its EventSource reconnects and starts afresh)
                 self.viewers.discard(queue)
             else:
-                queue.put_nowait((kind, text))
+                queue.put_nowait(event)
 
-    def backlog(self) -> list[tuple[str, str]]:
-        if self.full is None:
-            return []
-        return [("full", self.full)] + [("patch", p) for p in self.patches]
+    def backlog(self) -> list[bytes]:
+        return [] if self.full is None else [self.full, *self.patches]
 
 
 class ClassHandler(tornado.web.RequestHandler):
@@ -127,14 +124,12 @@ class EventsHandler(ClassHandler):
         try:
             self.write("retry: 1000\n\n")
             await self.flush()
-            while (item := await queue.get()) is not None:
-                kind, text = item
-                self.write(f"event: {kind}\ndata: {text}\n\n")
+            while (event := await queue.get()) is not None:
+                self.write(event)
                 while not queue.empty():  # write what piled up in one flush
-                    item = queue.get_nowait()
-                    if item is None:
+                    if (event := queue.get_nowait()) is None:
                         return
-                    self.write(f"event: {item[0]}\ndata: {item[1]}\n\n")
+                    self.write(event)
                 await self.flush()
                 self.hub.sent += 1
         except StreamClosedError:

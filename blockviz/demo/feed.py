@@ -57,5 +57,5 @@ class ClassFeed:
             message.update(type="patch", base=self.version - 1, pool=pool_patch(self.picture, picture),
                            parts={k: v for k, v in parts.items() if self.parts.get(k) != v})
         self.picture, self.parts = picture, parts
-        message["time"] = time.time()  # when the engine sent it: pages measure how far behind they are
+        message["time"] = time.time()  # last, so a reader finds it at the end: how far behind a page is
         return message

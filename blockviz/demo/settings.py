@@ -45,6 +45,7 @@ class DemoSettings:
     pace: float = 8.0                 # engine steps per second at most, so a class can follow; 0: flat out
     refresh_ms: int = 200             # the views refresh at most this often while generating
     view_budget: float = 0.03         # ... and take at most this share of the time
+    history: int | None = 2000        # steps the engine keeps for stepping back (None: all; an hour's run is 10^5)
     lang: str = "en"
     seed: int = 0
 
@@ -97,6 +98,8 @@ class DemoSettings:
         whole("arrival interval (steps)", self.arrival_every, 0)
         whole("the token budget per step", self.max_num_batched_tokens, 1)
         whole("the refresh interval (ms)", self.refresh_ms, 0)
+        if self.history is not None:
+            whole("the history (steps kept)", self.history, 1)
         if isinstance(self.pace, bool) or not isinstance(self.pace, (int, float)) or self.pace < 0:
             raise DemoError(f"the pace (steps per second) must be >= 0 (0: as fast as it goes), got {self.pace!r}")
         if not 0 < self.view_budget <= 1:

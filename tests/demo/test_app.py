@@ -105,9 +105,9 @@ def test_the_live_loop_yields_between_steps_and_stepping_back_pauses_it(settings
 
 
 def test_a_pace_slows_the_engine_to_steps_a_class_can_follow(settings):
-    settings.pace, settings.refresh_ms = 40, 1000  # steps per second; flat out the views would wait 1 s
+    settings.pace, settings.refresh_ms = 20, 1000  # steps per second; flat out the views would wait 1 s
     demo = Demo(settings)
-    assert demo.pace.value == 40 and demo.runner.interval == 0.5 / 40
+    assert demo.pace.value == 20 and demo.runner.interval == 0.5 / 20
 
     async def run_paced():
         demo.play()
@@ -119,7 +119,7 @@ def test_a_pace_slows_the_engine_to_steps_a_class_can_follow(settings):
 
     start = time.perf_counter()
     asyncio.run(asyncio.wait_for(run_paced(), 60))
-    assert time.perf_counter() - start >= 5 / 40
+    assert time.perf_counter() - start >= 5 / 20
     assert demo.runner.refreshes >= 5  # paced: the views may show every step
     demo.pace.value = 0  # the control: as fast as it goes
     assert demo.steps_per_second == 0 and demo.runner.interval == 1.0

@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from blockviz.demo.settings import DemoError, DemoSettings, parse_bytes
+from blockviz.sampling_params import SamplingParams
 
 
 @pytest.mark.parametrize("change, message", [
@@ -20,6 +21,7 @@ from blockviz.demo.settings import DemoError, DemoSettings, parse_bytes
     ({"dtype": "int8"}, "unknown dtype 'int8'; choose one of float32, bfloat16, float16"),
     ({"user_prompts": []}, "at least one user prompt"),
     ({"view_budget": 0}, "share of the time"),
+    ({"history": 0}, "history"),
 ])
 def test_bad_options_are_clear_errors(settings, change, message):
     for key, value in change.items():
@@ -111,3 +113,12 @@ def test_every_demo_string_has_every_language_with_the_same_fields():
     for key, texts in STRINGS.items():
         assert set(texts) == set(LANGS) and all(texts[lang].strip() for lang in LANGS), key
         assert fields(texts["en"]) == fields(texts["zh"]), key
+
+
+def test_the_engine_keeps_a_bounded_history(settings):
+    from blockviz.demo.app import build_engine
+    settings.history = 5
+    engine = build_engine(settings.resolve())
+    engine.add_request([1, 2, 3, 4, 5], SamplingParams(temperature=0.0, max_tokens=12, ignore_eos=True))
+    engine.run()
+    assert engine.last_step >= 12 and 0 < engine.first_step and engine.last_step - engine.first_step <= 5
