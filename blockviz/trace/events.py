@@ -146,7 +146,15 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
-EventUnion = Union[tuple(EVENT_TYPES.values())]
+class ProbesOf(Event, tag=99):
+    """In a packed step only: this request's CacheProbe events go here. A request waiting for room
+    is probed at every step with the same result, so its probes are kept once per change
+    (SeqHistory.probes) instead of once per step."""
+    kind: ClassVar[str] = "probes_of"
+    seq_id: int
+
+
+EventUnion = Union[tuple(EVENT_TYPES.values()) + (ProbesOf,)]
 pack_events = msgspec.msgpack.Encoder().encode
 _unpack = msgspec.msgpack.Decoder(list[EventUnion])
 

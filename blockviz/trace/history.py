@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from blockviz.trace.events import Event, unpack_events
+from blockviz.trace.events import Event, ProbesOf, unpack_events
 from blockviz.trace.versions import Versions
 
 
@@ -31,7 +31,7 @@ class SeqHistory:
     """One request over time. token_ids is append-only (a request never loses a token, even when
     preempted), so its length at a step says which tokens it had then."""
     __slots__ = ("seq_id", "label", "token_ids", "num_prompt_tokens", "max_tokens", "arrived",
-                 "kept", "gap", "table", "status", "place", "epoch", "length")
+                 "kept", "gap", "table", "status", "place", "probes", "epoch", "length")
 
     def __init__(self, seq_id: int, label: str, token_ids: list[int], num_prompt_tokens: int,
                  max_tokens: int, arrived: int):
@@ -42,6 +42,7 @@ class SeqHistory:
         self.table = Versions()   # (block ids of this allocation, how many of them are in the table)
         self.status = Versions()
         self.place = Versions()   # its order key in the queue its status names (waiting or running)
+        self.probes = Versions()  # its last can_allocate walk, packed (see events.ProbesOf)
         self.epoch: list[int] = []  # the current allocation's block ids, appended as the table grows
         self.length = 0             # how many of them are in the table now
 
@@ -175,7 +176,16 @@ class History:
         return step
 
     def events(self, step: int) -> tuple[Event, ...]:
-        return unpack_events(self.packed[self.check_step(step) - self.first_step])
+        events = unpack_events(self.packed[self.check_step(step) - self.first_step])
+        if not any(type(e) is ProbesOf for e in events):
+            return events
+        expanded = []
+        for e in events:
+            if type(e) is ProbesOf:
+                expanded.extend(unpack_events(self.seqs[e.seq_id].probes.at(step)))
+            else:
+                expanded.append(e)
+        return tuple(expanded)
 
     def payload(self, step: int) -> dict | None:
         return self.payloads.get(step)
@@ -207,11 +217,12 @@ class History:
             del self.hashes[h]  # out of the map since before the window: no kept step can see it
         for versions in self.hashes.values():
             versions.forget_before(step)
-        for seq_id in [i for i, s in self.seqs.items() if s.status.last == "finished" and s.status.last_step <= step]:
+        for seq_id in [i for i, s in self.seqs.items() if s.status.last == "finished" and s.status.last_step < step]:
             del self.seqs[seq_id]
         for seq in self.seqs.values():
             seq.gap.forget_before(step)
             seq.table.forget_before(step)
             seq.status.forget_before(step)
             seq.place.forget_before(step)
+            seq.probes.forget_before(step)
         self.first_step = step

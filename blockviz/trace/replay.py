@@ -111,7 +111,25 @@ class Recorder:
             if status == "running" and history.status.last != "running":
                 h.to_back(step, seq_id)  # admitted: joins running's tail, in the order scheduled
             history.update(step, len(seq), seq.num_cached_tokens, seq.block_table, status)
-        h.end_step(ev.pack_events(events), payload)
+        h.end_step(ev.pack_events(self.fold_probes(events)), payload)
+
+    def fold_probes(self, events: list[ev.Event]) -> list[ev.Event]:
+        """Each request's probes (at most one can_allocate walk per request per step) kept with the
+        request, once per change, and a ProbesOf marking their place in the step."""
+        folded, step, i = [], self.history.num_steps, 0
+        while i < len(events):
+            e = events[i]
+            if type(e) is not ev.CacheProbe:
+                folded.append(e)
+                i += 1
+                continue
+            j = i
+            while j < len(events) and type(events[j]) is ev.CacheProbe and events[j].seq_id == e.seq_id:
+                j += 1
+            self.history.seqs[e.seq_id].probes.set(step, ev.pack_events(events[i:j]))
+            folded.append(ev.ProbesOf(e.seq_id))
+            i = j
+        return folded
 
 
 class Replayer:
