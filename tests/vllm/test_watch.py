@@ -3,6 +3,7 @@ import random
 import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz.vllm import Watch, load
 from blockviz.vllm.publisher import Publisher
@@ -216,3 +217,16 @@ def test_endpoints_are_checked_when_the_watch_is_made():
         Watch("localhost:5557")
     with pytest.raises(ValueError, match="has no port"):
         Watch("tcp://127.0.0.1")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.binary(max_size=80) | st.from_regex(r'\{"kind": "(header|block|message)".{0,60}\}', fullmatch=True)
+                .map(str.encode), max_size=4))
+def test_any_recording_file_loads_or_says_what_is_wrong(tmp_path, lines):
+    header = b'{"kind": "header", "format": "blockviz-vllm-events", "version": 1, "first_step": 0}'
+    path = tmp_path / "fuzz.jsonl"
+    path.write_bytes(b"\n".join([header, *[line.replace(b"\n", b" ") for line in lines]]))
+    try:
+        load(path)
+    except ValueError as e:
+        assert str(path) in str(e)
