@@ -124,6 +124,14 @@ SCROLL_TO_POOL = """() => {
   return [player.getBoundingClientRect().top, pool.getBoundingClientRect().top, scroller.getBoundingClientRect().top];
 }"""
 
+# The big dashboard's pool pane and its tabs: [pool's right, tabs' left, pool's bottom, tabs' top].
+PANES = """() => {
+  const dash = document.querySelector('svg[data-view="pool"][data-num-blocks="1024"]').closest('.bv-dashboard');
+  const pool = dash.querySelector('.bv-panes > :first-child').getBoundingClientRect();
+  const tabs = dash.querySelector('.bv-panes > :last-child').getBoundingClientRect();
+  return [pool.right, tabs.left, pool.bottom, tabs.top];
+}"""
+
 # Panes whose content is wider than they are: [view, scrollWidth, clientWidth] of each.
 OVERFLOWING = """() => [...document.querySelectorAll('.bv-pane')].filter(p => p.scrollWidth > p.clientWidth + 1)
   .map(p => [p.querySelector('svg')?.dataset.view, p.scrollWidth, p.clientWidth])"""
@@ -204,6 +212,11 @@ def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium 
         small.scroll_into_view_if_needed()
         small.screenshot(path=str(OUT / "dashboard.png"))
         assert page.evaluate(OVERFLOWING) == []
+        pool_right, tabs_left, pool_bottom, tabs_top = page.evaluate(PANES)  # under 1200 px: one above the other
+        assert tabs_top >= pool_bottom
+        page.set_viewport_size({"width": 1800, "height": 1000})  # 1200 px and more: side by side
+        page.wait_for_function(f"(({PANES})())[1] >= (({PANES})())[0]")
+        page.set_viewport_size({"width": 1280, "height": 1000})
         player_top, pool_top, top = page.evaluate(SCROLL_TO_POOL)
         assert pool_top < top and top - 1 <= player_top < top + 60  # scrolled past, the player still in view
         pinned = page.locator('svg[data-view="pool"][data-num-blocks="20"]')  # opened at step 1, stays there

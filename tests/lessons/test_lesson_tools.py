@@ -132,7 +132,9 @@ def test_show_puts_live_views_under_a_player_at_the_step():
     box = Lesson("01_token_to_slot", "zh").show(sim, "mapping", "chain", label="B", step=2)
     player, mapping, chain = box.children
     assert isinstance(player, Player) and isinstance(mapping, MappingView) and isinstance(chain, ChainView)
-    assert sim.cursor == 2 and mapping.seq_id == chain.seq_id == next(
+    assert player.step == mapping.step == chain.step == 2 and mapping.seq_id == chain.seq_id == next(
         i for i, label in sim.labels.items() if label == "B")
-    sim.seek(1)
-    assert 'data-step="1"' in mapping.svg  # live: it follows the cursor
+    sim.seek(1)  # a later cell moving the cursor leaves the picture beside its text
+    assert 'data-step="2"' in mapping.svg and not player.follow
+    player._on_msg(player, {"cmd": "back"}, [])  # the player moves its views
+    assert 'data-step="1"' in mapping.svg and chain.step == 1

@@ -286,3 +286,19 @@ def test_a_gpu_sized_pool_page_follows_folds_and_a_click_on_a_fold_shows_the_run
     detail = parse(dash.pool.detail)
     assert (detail.get("data-block-id"), detail.get("data-last-block-id")) == ("1", None)
     assert page.svg() == render_view(sim, "pool", 1, selected=1)
+
+
+def test_with_a_bounded_history_views_move_to_the_first_step_kept_and_the_player_says_where_it_starts():
+    sim = Simulator(num_blocks=12, block_size=4, history=3)
+    sim.add("the cat sat on the mat", max_tokens=8)
+    dash, pool = show(sim, step=0, follow=False), show(sim, "pool", step=0, follow=False)
+    sim.run()
+    assert sim.first_step > 0
+    assert dash.step == pool.step == sim.first_step  # its step was let go: the oldest kept instead
+    assert parse(pool.svg).get("data-step") == str(sim.first_step)
+    assert dash.player.first_step == sim.first_step
+    assert f"history kept from step {sim.first_step}" in dash.player.status
+    press(dash.player, "first")
+    assert dash.step == sim.first_step
+    with pytest.raises(IndexError, match="not recorded"):
+        show(sim, "pool", step=0)
