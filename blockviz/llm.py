@@ -1,5 +1,6 @@
 """nano-vllm's LLMEngine as a Session: the same Scheduler, a ModelRunner computing real tokens,
 and the recording every view and lesson uses (so a Simulator and an LLM are interchangeable)."""
+import os
 import re
 from dataclasses import fields
 from pathlib import Path
@@ -10,7 +11,7 @@ from tokenizers import Tokenizer
 
 from blockviz import checks
 from blockviz.config import Config
-from blockviz.engine.model_runner import ModelRunner
+from blockviz.engine.model_runner import ModelRunner, kv_bytes_per_block, model_dtype
 from blockviz.engine.sequence import Sequence
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.models.config import DTYPE_NAMES, Qwen3Config
@@ -53,6 +54,26 @@ def check_engine_options(hf_config: Qwen3Config, device, dtype, seed, kv_layer, 
         checks.whole("kv_head", kv_head, 0, hf_config.num_key_value_heads - 1)
 
 
+def check_pool_fits(config: Config, hf_config: Qwen3Config, device: torch.device, dtype: str | None,
+                    kv_cache_memory: int | None):
+    """A pool asked for by size (blocks, or bytes on CPU) must fit in the device's memory: torch
+    would otherwise swap for minutes or fail deep in its allocator."""
+    per_block = kv_bytes_per_block(hf_config, config.kvcache_block_size, model_dtype(hf_config, device, dtype))
+    if config.num_kvcache_blocks != -1:
+        asked = config.num_kvcache_blocks * per_block
+    elif device.type == "cpu" and kv_cache_memory is not None:
+        asked = kv_cache_memory
+    else:
+        return  # sized from what is free, as nano-vllm does
+    if device.type == "cuda":
+        total = torch.cuda.mem_get_info(device)[1]
+    else:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    if asked > total:
+        raise ValueError(f"the KV pool would take {asked / 2**30:,.1f} GiB ({per_block:,} bytes per block) but the "
+                         f"{device.type} has {total / 2**30:,.1f} GiB; ask for fewer blocks")
+
+
 class LLMEngine(Session):
     """LLMEngine(model=None, **config): model=None runs the embedded default model.
 
@@ -86,6 +107,7 @@ class LLMEngine(Session):
         if config.eos == -1 and hf_config.eos_token_id is not None:
             config.eos = hf_config.eos_token_id
         device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        check_pool_fits(config, hf_config, device, dtype, kv_cache_memory)
         self.model_runner = ModelRunner(config, hf_config, device, kv_cache_memory, seed, dtype)
         super().__init__(config, record, history, record_to)
         self.tokenizer = tokenizer

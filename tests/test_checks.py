@@ -133,6 +133,7 @@ def llm() -> LLM:
     ({"record": 1}, "record must be True or False"),
     ({"tensor_parallel_size": 2}, "tensor_parallel_size"),
     ({"device": "tpu"}, "device must be 'cpu', 'cuda' or 'cuda:N'"), ({"device": 0}, "device"),
+    ({"num_kvcache_blocks": 10**12}, "the KV pool would take .* GiB"), ({"num_kvcache_blocks": -1, "kv_cache_memory": 2**60}, "GiB"),
     ({"dtype": "int8"}, "dtype must be one of"), ({"model": 5}, "model must be a checkpoint folder"),
 ])
 def test_llm_options_are_checked_before_the_model_loads(kwargs, message):
