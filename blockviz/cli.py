@@ -33,7 +33,11 @@ def simulate(args: argparse.Namespace) -> int:
         print()
         print(render_text(sim.snapshot(), sim.tokenizer.decode))
     if args.trace:
-        sim.save(args.trace)
+        try:
+            sim.save(args.trace)
+        except OSError as e:
+            print(f"blockviz simulate: cannot write the trace: {e}", file=sys.stderr)
+            return 2
         print(f"\ntrace written to {args.trace}")
     return 0
 

@@ -42,3 +42,9 @@ def test_simulate_bad_scenario_file_is_a_clear_error(capsys, tmp_path):
     path.write_text('title = "t"\nblock_size = true\nnum_blocks = 8\n[[requests]]\nprompt = "ab"\n', encoding="utf-8")
     assert main(["simulate", str(path)]) == 2
     assert "block_size must be a whole number" in capsys.readouterr().err
+
+
+def test_simulate_trace_to_an_unwritable_place_is_a_clear_error(capsys, tmp_path):
+    assert main(["simulate", "seed004", "--trace", str(tmp_path / "no" / "such" / "dir" / "t.json")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write the trace" in err and "Traceback" not in err
