@@ -9,6 +9,9 @@
 // first block (data-block-id): one block, or in a large pool a folded run of free blocks.
 
 export const MOTION_MS = 250;
+// A step that changes more cells than this (a large prefill) is not animated: the eye cannot follow
+// hundreds of blocks at once, and hundreds of animations would slow the page's next step.
+export const MOTION_MAX = 64;
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Draws `full` into `el`; returns the page state applyPatch works on.
@@ -26,7 +29,8 @@ export function showFull(el, full) {
 // "applied"; "old" for a patch already superseded (ignored); "missed" when the page must ask for
 // the full picture. Nothing changes unless the patch applies whole. With `motion`, a cell whose
 // colour changed fades to it and a block that left or joined the free queue slides in, through
-// the Web Animations API, which leaves the document's markup as the patch made it.
+// the Web Animations API, which leaves the document's markup as the patch made it (none for a patch
+// of more than MOTION_MAX cells).
 export function applyPatch(page, patch, { motion = false } = {}) {
   if (patch.base !== page.version) return patch.version > page.version ? "missed" : "old";
   const has = (key) => page.cells.has(key);
@@ -40,9 +44,10 @@ export function applyPatch(page, patch, { motion = false } = {}) {
     page.cells.get(key).remove();
     page.cells.delete(key);
   }
+  const moving = motion && patch.cells.length <= MOTION_MAX;
   for (const [key, attrs, body] of patch.cells) {
     const node = page.cells.get(key);
-    const was = motion ? looks(node) : null;
+    const was = moving ? looks(node) : null;
     if (attrs) setAttrs(node, attrs);
     if (body !== null) node.innerHTML = body;
     if (was) move(node, was);

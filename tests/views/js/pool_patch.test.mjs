@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
-import { MOTION_MS, applyPatch, setAttrs, showFull } from "../../../blockviz/views/js/pool_patch.js";
+import { MOTION_MAX, MOTION_MS, applyPatch, setAttrs, showFull } from "../../../blockviz/views/js/pool_patch.js";
 
 const { JSDOM } = createRequire(import.meta.url)("jsdom");
 const { window } = new JSDOM("<!DOCTYPE html><body></body>");
@@ -99,6 +99,12 @@ test("with motion, a cell fades to its new colour and a block leaving the free q
     calls.length = 0;
     applyPatch(shownStill, { base: 2, version: 3, cells: [[1, null, "<rect fill=\"#fff\"></rect>"]] }, { motion: true });
     assert.equal(calls.length, 0);  // same colour, still in the queue: nothing moves
+    const many = Array.from({ length: MOTION_MAX + 1 }, (_, k) => cell(k, "free"));
+    const [, shownMany] = page(pool(many));
+    const all = { base: 1, version: 2, cells: many.map((_, k) => [k, { "data-block-id": String(k), "data-state": "cached" },
+                                                                  `<rect fill="#082"></rect>`]) };
+    assert.equal(applyPatch(shownMany, all, { motion: true }), "applied");
+    assert.equal(calls.length, 0);  // a large prefill is not animated
   } finally {
     delete window.Element.prototype.animate;
   }
