@@ -132,6 +132,11 @@ def test_versions_keep_the_value_at_every_step_and_forget_only_what_no_later_ste
         v.set(step, value)
     assert [v.at(s) for s in range(9)] == ["a", "a", "a", "c", "c", "c", "c", "a", "a"]
     v.set(7, "c")  # changed back within the step: no version for it
-    assert list(v.steps) == [0, 3] and v.at(8) == "c"
+    assert list(v.steps) == [0, 3] and v.at(8) == "c" and v.last_step == 3
     v.forget_before(4)
-    assert v.at(4) == "c" and list(v.steps) == [3]
+    assert v.at(4) == "c" and list(v.steps) == [3] and v.at(2) is None
+    one = Versions()
+    assert one.at(5, "none") == "none" and one.last is None and one.last_step == -1
+    one.set(4, "x")
+    one.set(4, "y")  # a single version, changed within its step
+    assert (one.at(3), one.at(4), one.last, one.last_step) == (None, "y", "y", 4)
