@@ -4,8 +4,9 @@ from torch import nn
 
 
 class SiluAndMul(nn.Module):
-    # SwiGLU: the input is [gate | up] along the last dim; output silu(gate) * up.
+    # SwiGLU: silu(gate) * up. nano-vllm passes one packed [gate | up] tensor and chunks it; with
+    # gate_proj and up_proj unpacked (models/qwen3.py) they come separately, so nothing is
+    # concatenated only to be split again.
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        gate, up = x.chunk(2, dim=-1)
+    def forward(self, gate: torch.Tensor, up: torch.Tensor) -> torch.Tensor:
         return F.silu(gate) * up

@@ -18,11 +18,12 @@ def store_kvcache(
     slot_mapping: [N], slot = block_id * block_size + offset. Slot -1 means "do not write" (nano-vllm
     uses it for tokens whose K/V are already in the pool).
     """
-    keep = slot_mapping >= 0
-    slots = slot_mapping[keep]
+    if bool((slot_mapping < 0).any()):  # only dense runs skip; selecting costs more than writing
+        keep = slot_mapping >= 0
+        key, value, slot_mapping = key[keep], value[keep], slot_mapping[keep]
     # A flat view makes slot arithmetic literal: row `slot` is (block, offset) = divmod(slot, B).
-    k_cache.view(-1, *k_cache.shape[2:])[slots] = key[keep].to(k_cache.dtype)
-    v_cache.view(-1, *v_cache.shape[2:])[slots] = value[keep].to(v_cache.dtype)
+    k_cache.view(-1, *k_cache.shape[2:])[slot_mapping] = key.to(k_cache.dtype)
+    v_cache.view(-1, *v_cache.shape[2:])[slot_mapping] = value.to(v_cache.dtype)
 
 
 def gather_kv(cache: torch.Tensor, block_tables: torch.Tensor, num_keys: int) -> torch.Tensor:
@@ -30,13 +31,15 @@ def gather_kv(cache: torch.Tensor, block_tables: torch.Tensor, num_keys: int) ->
 
     cache: [num_blocks, B, kv_heads, head_dim]; block_tables: [S, max_blocks] (-1 = no block).
     Returns [S, num_keys, kv_heads, head_dim]. Position t of a sequence lives in physical block
-    block_table[t // B] at offset t % B; entries past a table's end read block 0 and must be masked.
+    block_table[t // B] at offset t % B (slot block_table[t // B] * B + t % B); entries past a
+    table's end read block 0 and must be masked.
     """
-    block_size = cache.size(1)
-    t = torch.arange(num_keys, device=cache.device)
-    blocks = block_tables[:, t // block_size].clamp(min=0)
-    slots = blocks * block_size + t % block_size
-    return cache.view(-1, *cache.shape[2:])[slots]
+    num_seqs = block_tables.size(0)
+    # Whole blocks in table order: row t of the result is offset t % block_size of block
+    # block_table[t // block_size], the slot formula above. One index_select of whole blocks reads
+    # the same slots as indexing slot by slot, about 3x faster on CPU.
+    blocks = cache.index_select(0, block_tables.flatten().clamp(min=0))
+    return blocks.view(num_seqs, -1, *cache.shape[2:])[:, :num_keys]
 
 
 def _pad(x: torch.Tensor, cu_seqlens: torch.Tensor, max_len: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -45,7 +48,27 @@ def _pad(x: torch.Tensor, cu_seqlens: torch.Tensor, max_len: int) -> tuple[torch
     t = torch.arange(max_len, device=x.device)
     valid = t[None, :] < lens[:, None]
     idx = (cu_seqlens[:-1, None] + t[None, :]).clamp(max=max(x.size(0) - 1, 0))
-    return x[idx], valid
+    return x.index_select(0, idx.flatten()).view(*idx.shape, *x.shape[1:]), valid  # x[idx], faster
+
+
+def masked_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, allowed: torch.Tensor,
+                     scale: float) -> torch.Tensor:
+    """q: [S, Lq, H, D] over k, v: [S, Lk, H_kv, D], query i of sequence s seeing key j where
+    allowed[s, i, j]. Returns [S, Lq, H, D]."""
+    num_seqs, len_q, num_heads, head_dim = q.shape
+    num_kv_heads = k.size(2)
+    group = num_heads // num_kv_heads
+    # GQA: query head h reads KV head h // group (the HF and flash-attn convention). Rather than
+    # copy every KV head `group` times, the group's query heads become more query rows of their KV
+    # head, [S, kv_heads, Lq * group, D], each row keeping its token's mask row: the same scores,
+    # without the copy (half the attention time on CPU).
+    q = q.reshape(num_seqs, len_q, num_kv_heads, group, head_dim).transpose(1, 2)
+    out = F.scaled_dot_product_attention(
+        q.reshape(num_seqs, num_kv_heads, len_q * group, head_dim), k.transpose(1, 2), v.transpose(1, 2),
+        attn_mask=allowed.repeat_interleave(group, dim=1)[:, None], scale=scale,
+    )
+    out = out.view(num_seqs, num_kv_heads, len_q, group, head_dim).transpose(1, 2)
+    return out.reshape(num_seqs, len_q, num_heads, head_dim)
 
 
 def padded_attention(
@@ -63,19 +86,11 @@ def padded_attention(
     j <= i + (Lk_s - Lq_s). Padded query rows see every real key (never an empty row) and are
     dropped by the caller.
     """
-    group = q.size(2) // k.size(2)
-    # GQA: query head h reads KV head h // group (the HF and flash-attn convention).
-    k = k.repeat_interleave(group, dim=2)
-    v = v.repeat_interleave(group, dim=2)
     i = torch.arange(q.size(1), device=q.device)[None, :, None]
     j = torch.arange(k.size(1), device=q.device)[None, None, :]
     shift = (seqlens_k - seqlens_q)[:, None, None]
     allowed = (j <= i + shift) & (j < seqlens_k[:, None, None])
-    out = F.scaled_dot_product_attention(
-        q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
-        attn_mask=allowed[:, None], scale=scale,
-    )
-    return out.transpose(1, 2)
+    return masked_attention(q, k, v, allowed, scale)
 
 
 def varlen_attention(
@@ -122,8 +137,10 @@ def paged_decode_attention(
     max_len = block_tables.size(1) * k_cache.size(1)
     k = gather_kv(k_cache, block_tables, max_len)
     v = gather_kv(v_cache, block_tables, max_len)
-    out = padded_attention(q[:, None], k, v, torch.ones_like(context_lens), context_lens, scale)
-    return out[:, 0]
+    # padded_attention's mask with one query, the last position: it sees exactly the first
+    # context_lens keys, and the gathered tail past them (the table's padding) is hidden.
+    allowed = torch.arange(max_len, device=q.device)[None, None, :] < context_lens[:, None, None]
+    return masked_attention(q[:, None], k, v, allowed, scale)[:, 0]
 
 
 class Attention(nn.Module):

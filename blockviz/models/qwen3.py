@@ -5,7 +5,8 @@ Differences from nano-vllm's qwen3.py, on purpose:
 - q_proj/k_proj/v_proj and gate_proj/up_proj stay separate modules instead of being packed into
   qkv_proj/gate_up_proj. The parameter names then equal the HuggingFace checkpoint names, so the
   loader copies tensors by name with no packed_modules_mapping; the cost (two or three small matmuls
-  instead of one) does not matter at this project's sizes;
+  instead of one) is what transformers' Qwen3 pays too. SiluAndMul then takes gate and up as two
+  tensors instead of one [gate | up] to split, so nothing is concatenated only to be split again;
 - tied embeddings share one Parameter (not just its data), so training updates a single matrix;
 - one RoPE module per model, handed to every layer. nano-vllm shares one per process through
   lru_cache on get_rope; a second model moved to another device would then move the first one's.
@@ -79,7 +80,7 @@ class Qwen3MLP(nn.Module):
         self.act_fn = SiluAndMul()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.down_proj(self.act_fn(torch.cat([self.gate_proj(x), self.up_proj(x)], dim=-1)))
+        return self.down_proj(self.act_fn(self.gate_proj(x), self.up_proj(x)))
 
 
 class Qwen3DecoderLayer(nn.Module):
