@@ -21,6 +21,7 @@ from blockviz.views.trace_index import KVIndex, TraceIndex
 
 RECENT = 16  # pool pictures a PoolView keeps (about 0.4 MB each at 1024 blocks)
 
+
 class TimelineView(anywidget.AnyWidget, Stepped):
     """Base: shows `step` of one timeline. Subclasses say what to draw at a step (`draw`), which
     options change it (`options`) and how the page gets it (`publish`)."""
