@@ -18,10 +18,11 @@ demo's LiveRunner.
 
 No browser in those: the widgets' Python side runs, and their messages are JSON-encoded as a kernel
 would (drawing happens in another process). Goals: with views / without >= 0.90 (issue 7); N viewers
-/ 0 viewers >= 0.90 and the pages <= 100 ms behind the engine (issue 14). Last, one more run, paced as in
-a class (--pace steps/s, the live loop on an event loop as in the kernel), with the N viewers and a
-real chromium on the class page measures its update latency: from the engine stamping a message to
-the page having drawn it (the next animation frame after applying it).
+/ 0 viewers >= 0.90 and the pages <= 100 ms behind the engine (issue 14). Last, one more run, the demo's own
+(16 requests of up to 48 tokens, paced at --pace steps/s as in a class, the live loop on an event
+loop as in the kernel), with the N viewers and a real chromium on the class page at 1920×1080,
+measures the page's update latency: from the engine stamping a message to the page having drawn it
+(the next animation frame after applying it). --latency-only runs just that.
 """
 import argparse
 import asyncio
@@ -184,7 +185,7 @@ def chromium_latency(settings: DemoSettings, plan, viewers: int, pace: float) ->
         return "skipped (playwright is not installed)"
     if not os.access(chromium, os.X_OK):
         return "skipped (chromium not found: tests/browser/install_chromium.sh)"
-    settings = replace(settings, pace=pace)
+    settings = replace(settings, pace=pace, requests=DemoSettings.requests, max_tokens=DemoSettings.max_tokens)
     engine = build_engine(plan)
     server = ClassProcess()
     crowd = Viewers(server.port, viewers)
@@ -214,20 +215,23 @@ def chromium_latency(settings: DemoSettings, plan, viewers: int, pace: float) ->
             thread.start()
             created.wait(60)
             page.wait_for_function("() => window.bvClass && window.bvClass.messages > 0", timeout=30_000)
-            page.evaluate("() => { window.bvClass.latencies.length = 0; }")  # from now on
+            page.evaluate("() => { for (const k of ['arrivals', 'latencies', 'work']) window.bvClass[k].length = 0; }")
             start = time.perf_counter()
             go.set()
             thread.join()
             seconds = time.perf_counter() - start
             link.flush()
             time.sleep(0.5)
-            seen = page.evaluate("() => ({latencies: window.bvClass.latencies, reconnects: window.bvClass.reconnects})")
+            seen = page.evaluate("() => window.bvClass")
             browser.close()
     finally:
         others = crowd.close()
         link.close()
         server.close()
-    return (f"{summary(seen['latencies'])}, {seen['reconnects']} reconnects; the {viewers} viewers: "
+    work = sorted(seen["work"]) or [0]
+    return (f"drawn {summary(seen['latencies'])}; arrived {summary(seen['arrivals'])}; the page's work per "
+            f"message median {statistics.median(work):.1f} ms, max {work[-1]:.1f} ms; {seen['reconnects']} reconnects; "
+            f"the {viewers} viewers: "
             f"{summary(others['latencies'][1:])} ({engine.num_steps} steps in {seconds:.1f} s)")
 
 
@@ -243,7 +247,9 @@ def main():
     parser.add_argument("--repeats", type=int, default=3, help="best of this many runs per variant")
     parser.add_argument("--viewers", type=int, default=30, help="simulated viewers of the class page")
     parser.add_argument("--no-chromium", action="store_true", help="skip the class page's latency in chromium")
-    parser.add_argument("--pace", type=float, default=32, help="steps/s of the chromium run (the demo's pace control)")
+    parser.add_argument("--pace", type=float, default=DemoSettings.pace,
+                        help="steps/s of the chromium run (the demo's pace control; default the demo's, %(default)g)")
+    parser.add_argument("--latency-only", action="store_true", help="only the chromium run")
     parser.add_argument("--threads", type=int, default=None, help="torch CPU threads")
     parser.add_argument("--as-viewers", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=None, help=argparse.SUPPRESS)
@@ -257,6 +263,9 @@ def main():
                             requests=args.requests, max_tokens=args.max_tokens, pace=0)  # pace 0: flat out
     plan = settings.resolve()
     print(f"{plan.describe()}; {torch.get_num_threads()} torch threads")
+    if args.latency_only:
+        return print(f"paced at {args.pace:g} steps/s, chromium on the class page behind the engine: "
+                     f"{chromium_latency(settings, plan, args.viewers, args.pace)}  (goal <= 100 ms)")
     run(settings, plan, "without views")  # warm-up
     crowd = f"class, {args.viewers} viewers"
     variants = ("without views", "with views", "class, 0 viewers", crowd, "every step")

@@ -22,7 +22,9 @@ from pathlib import Path
 
 import tornado.web
 import tornado.websocket
+from tornado.httpserver import HTTPServer
 from tornado.iostream import StreamClosedError
+from tornado.netutil import bind_sockets
 
 from blockviz.i18n import t as tr
 from blockviz.views.svg import esc
@@ -275,14 +277,17 @@ class ClassServer:
         async def main():
             self._stop = asyncio.Event()
             try:
-                server = class_app(self.hub).listen(self.port, self.ip, xheaders=False)
-                publisher = publisher_app(self.hub, self.key).listen(0, "127.0.0.1")
+                class_sockets = bind_sockets(self.port, self.ip)
+                publish_sockets = bind_sockets(0, "127.0.0.1")
             except OSError as e:
                 failed.append(e)
                 ready.set()
                 return
-            self.port = next(iter(server._sockets.values())).getsockname()[1]
-            self.publish_port = next(iter(publisher._sockets.values())).getsockname()[1]
+            server, publisher = HTTPServer(class_app(self.hub)), HTTPServer(publisher_app(self.hub, self.key))
+            server.add_sockets(class_sockets)
+            publisher.add_sockets(publish_sockets)
+            self.port = class_sockets[0].getsockname()[1]
+            self.publish_port = publish_sockets[0].getsockname()[1]
             ready.set()
             await self._stop.wait()
             server.stop()

@@ -14,11 +14,14 @@ export function classPage({ document, EventSource, fetch, now = () => Date.now()
                             frame = (f) => f() }) {
   const $ = (id) => document.getElementById(id);
   const pane = $("bv-pool");
-  const seen = { latencies: [], messages: 0, reconnects: 0 };  // read by the tests and bench/demo.py
+  // read by the tests and bench/demo.py: seconds from the engine's stamp to arriving here and to
+  // being drawn, and milliseconds of this script's work per message
+  const seen = { arrivals: [], latencies: [], work: [], messages: 0, reconnects: 0 };
+  const keep = (list, value) => { list.push(value); if (list.length > 2000) list.splice(0, 1000); };
   let pool = null;  // the page state of pool_patch.js
   let source = null;
 
-  const shown = (message) => {
+  const shown = (message, arrived, started) => {
     for (const [name, html] of Object.entries(message.parts || {})) {
       const el = $(PARTS[name]);
       if (el) el.innerHTML = html;
@@ -27,25 +30,25 @@ export function classPage({ document, EventSource, fetch, now = () => Date.now()
     document.body.dataset.step = String(message.step);
     $("bv-prompt").hidden = !message.prompts;
     seen.messages += 1;
-    // how far behind the engine, once drawn: the engine stamped the message when it sent it
-    frame(() => {
-      seen.latencies.push(now() - message.time);
-      if (seen.latencies.length > 2000) seen.latencies.splice(0, 1000);
-    });
+    keep(seen.arrivals, arrived - message.time);
+    keep(seen.work, performance.now() - started);
+    frame(() => keep(seen.latencies, now() - message.time));  // drawn: the next frame after this one
   };
 
   const connect = () => {
     source = new EventSource("events");
     source.addEventListener("full", (e) => {
+      const arrived = now(), started = performance.now();
       const message = JSON.parse(e.data);
       pool = showFull(pane, { version: message.version, svg: message.pool });
-      shown(message);
+      shown(message, arrived, started);
     });
     source.addEventListener("patch", (e) => {
+      const arrived = now(), started = performance.now();
       const message = JSON.parse(e.data);
       const result = pool ? applyPatch(pool, { ...message.pool, base: message.base, version: message.version },
                                        { motion }) : "missed";
-      if (result === "applied") shown(message);
+      if (result === "applied") shown(message, arrived, started);
       else if (result === "missed") { seen.reconnects += 1; source.close(); connect(); }  // start afresh
     });
   };
