@@ -38,7 +38,7 @@ def test_a_real_vllm_watched_in_jupyterlab(chromium, vllm_server, live_watch, tm
     (tmp_path / "root").mkdir()
     nbformat.write(notebook, tmp_path / "root" / "real.ipynb")
     with jupyterlab(tmp_path / "root", tmp_path) as url, notebook_page(chromium, url.format(notebook="real.ipynb")) as page:
-        page.wait_for_selector('svg[data-view="vllm-forest"]', timeout=180_000)   # caught up from the replay
+        page.wait_for_selector(".bv-vllm", timeout=180_000)   # the watch is up (and caught up, if vLLM has history)
         prompt = live_watch.tokenizer.encode("It is a truth universally acknowledged, that a single man in "
                                              "possession of a good fortune, must be in want of a wife. " * 3)
         vllm_server.client.complete(prompt[:100], max_tokens=1)
