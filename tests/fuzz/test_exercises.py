@@ -41,11 +41,23 @@ def test_random_text_as_an_exercise_id(text):
     works(exercise)
 
 
+def near(value) -> st.SearchStrategy:
+    """Values of the same shape as `value`, mostly small: what a teacher editing an id might write."""
+    if isinstance(value, bool) or not isinstance(value, (int, list)):
+        return st.just(value)
+    if isinstance(value, int):
+        return st.integers(0, 2 * value + 2)
+    if value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return st.lists(st.integers(0, max(value) + 2), min_size=1, max_size=len(value) + 2)
+    return ops() if value and isinstance(value[0], list) else st.just(value)
+
+
 def mutations(params: dict) -> st.SearchStrategy:
-    """A generated exercise's params with one value replaced, one removed or one added."""
+    """A generated exercise's params with one value replaced (by a nearby one, or anything), one
+    removed or one added."""
     keys = sorted(params)
-    replaced = st.tuples(st.sampled_from(keys), st.one_of(SCALARS, NUMBERS, JSON, ops())).map(
-        lambda kv: {**params, kv[0]: kv[1]})
+    replaced = st.sampled_from(keys).flatmap(
+        lambda k: st.one_of(near(params[k]), SCALARS, NUMBERS, JSON, ops()).map(lambda v: {**params, k: v}))
     removed = st.sampled_from(keys).map(lambda k: {n: v for n, v in params.items() if n != k})
     added = st.tuples(TEXT, JSON).map(lambda kv: {**params, kv[0]: kv[1]})
     return st.one_of(replaced, replaced, removed, added)
