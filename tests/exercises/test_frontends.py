@@ -135,3 +135,12 @@ def test_every_string_exists_in_both_languages_with_the_same_placeholders():
     for key, texts in STRINGS.items():
         assert texts.get("en") and texts.get("zh"), key
         assert fields(texts["en"]) == fields(texts["zh"]) or key == "ex.n.arrives" or key == "ex.n.computed", key
+
+
+def test_the_widget_does_not_import_core_back():
+    """core.py builds the widget (Exercise.widget); widget.py imports core only for type checkers."""
+    import ast
+    import blockviz.exercises.widget as widget
+    tree = ast.parse(Path(widget.__file__).read_text(encoding="utf-8"))
+    runtime = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert all(getattr(node, "module", "") != "blockviz.exercises.core" for node in runtime)
