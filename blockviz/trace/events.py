@@ -163,6 +163,9 @@ def unpack_events(data: bytes) -> tuple[Event, ...]:
     return tuple(_unpack.decode(data))
 
 
+FIELDS = {cls: msgspec.structs.fields(cls) for cls in EVENT_TYPES.values()}
+
+
 def event_from_dict(data: dict) -> Event:
     """An event from its JSON form ({"kind": name, field: value, ...}); ValueError names what is wrong."""
     if not isinstance(data, dict):
@@ -172,7 +175,7 @@ def event_from_dict(data: dict) -> Event:
     if cls is None:
         raise ValueError(f"unknown event kind {kind!r}")
     values = [cls.__struct_config__.tag]
-    for f in msgspec.structs.fields(cls):
+    for f in FIELDS[cls]:
         if f.name in data:
             values.append(data[f.name])
         elif f.default is not msgspec.NODEFAULT:

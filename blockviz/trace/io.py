@@ -12,6 +12,7 @@ of validation, not a replay.
 Format 1 (one JSON document with a full picture per step) still loads.
 """
 import json
+from collections.abc import Sequence as SequenceABC
 from pathlib import Path
 from typing import IO, Any
 
@@ -97,11 +98,19 @@ def payload_from_dict(data: dict | None) -> dict | None:
     return {"kv": {**kv, **values}}
 
 
+_json = msgspec.json.Encoder()
+
+
+def encode_json(data: dict) -> str:
+    return _json.encode(data).decode("utf-8")
+
+
 class TraceWriter:
     """Writes a session's steps as they run: the header first, then one flushed line per step."""
 
-    def __init__(self, session, path: str | Path):
+    def __init__(self, session, path: str | Path, flush: bool = True):
         self.path = Path(path)
+        self.flush = flush
         self.session = session
         tokenizer = getattr(session, "tokenizer", None)
         self.name = getattr(tokenizer, "trace_name", None)
@@ -113,8 +122,9 @@ class TraceWriter:
                    "free_order": s.free_order, "tokenizer": self.name})
 
     def line(self, data: dict):
-        self.file.write(json.dumps(data, ensure_ascii=False) + "\n")
-        self.file.flush()
+        self.file.write(encode_json(data) + "\n")
+        if self.flush:
+            self.file.flush()  # recording as it runs: each step is on disk once it is done
 
     def pieces(self, token_ids) -> dict[str, str]:
         if self.tokenizer is None:
@@ -150,7 +160,7 @@ def save_trace(session, path: str | Path):
     if session.first_step > 0:
         raise TraceError(f"this session keeps only steps {session.first_step}..{session.last_step} "
                          "(a bounded history); record it to a file from the start with record_to=")
-    writer = TraceWriter(session, path)
+    writer = TraceWriter(session, path, flush=False)
     try:
         for i, record in enumerate(session.step_records):
             writer.step(i + 1, record)
@@ -173,6 +183,8 @@ class LoadedTrace(Timeline):
         super().__init__(LazyFrames(self), meta)
 
     def replay_error(self, step: int, error: Exception) -> Exception:
+        if isinstance(error, TraceError):
+            return error  # a line whose values are wrong: it names itself
         return TraceError(f"{self.source}: step {step} does not replay on this engine ({error}): "
                           "the file's steps contradict one another")
 
@@ -252,27 +264,23 @@ def check_header(header: Header, source: str) -> Header:
     return header
 
 
-def check_token(t: int, where: str):
-    if not 0 <= t <= MAX_TOKEN_ID:
-        raise TraceError(f"{where}: token id {t} is out of range (0..{MAX_TOKEN_ID})")
+def check_tokens(token_ids: list[int], where: str):
+    if token_ids and (min(token_ids) < 0 or max(token_ids) > MAX_TOKEN_ID):
+        bad = next(t for t in token_ids if not 0 <= t <= MAX_TOKEN_ID)
+        raise TraceError(f"{where}: token id {bad} is out of range (0..{MAX_TOKEN_ID})")
 
 
-def step_record(line: StepLine, where: str, num_slots: int, known: set[int]) -> StepRecord:
+def step_record(line: StepLine, where: str, num_slots: int) -> StepRecord:
     arrivals = []
     for a in line.arrivals:
-        if a.seq_id in known or a.seq_id < 0:
-            raise TraceError(f"{where}: arrivals: request id {a.seq_id} is negative or arrives twice")
         if not a.token_ids:
             raise TraceError(f"{where}: arrivals: request {a.label!r} has no prompt tokens")
         if a.max_tokens < 1 or a.temperature < 0:
             raise TraceError(f"{where}: arrivals: request {a.label!r} needs max_tokens >= 1 and temperature >= 0")
-        for t in a.token_ids:
-            check_token(t, f"{where}: arrivals")
-        known.add(a.seq_id)
+        check_tokens(a.token_ids, f"{where}: arrivals")
         arrivals.append(Arrival(a.seq_id, tuple(a.token_ids), SamplingParams(a.temperature, a.max_tokens, a.ignore_eos),
                                 a.label))
-    for t in line.tokens:
-        check_token(t, f"{where}: tokens")
+    check_tokens(line.tokens, f"{where}: tokens")
     live = []
     for data in line.live:
         try:
@@ -296,6 +304,24 @@ def step_record(line: StepLine, where: str, num_slots: int, known: set[int]) -> 
     return StepRecord(tuple(arrivals), tuple(line.tokens), tuple(live), payload, line.failed)
 
 
+class StepLines(SequenceABC):
+    """A loaded trace's step records, made from their lines when the replay reaches them: the
+    lines' types were checked at load, their values are checked here (a TraceError names them)."""
+
+    def __init__(self, lines: list[tuple[int, str]], source: str, num_slots: int):
+        self.lines, self.source, self.num_slots = lines, source, num_slots  # (line number, text) per step
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        number, text = self.lines[i]
+        line = msgspec.json.decode(text, type=StepLine)
+        return step_record(line, f"{self.source}: line {number} (step {line.step})", self.num_slots)
+
+
 def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline:
     from blockviz.config import Config
     if not lines or not lines[0].strip():
@@ -304,7 +330,8 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
     c = header.config
     config = Config(num_kvcache_blocks=c.num_blocks, kvcache_block_size=c.block_size, max_num_seqs=c.max_num_seqs,
                     max_num_batched_tokens=c.max_num_batched_tokens, eos=c.eos)
-    records, pending, pieces, known = [], [], {}, set()
+    num_slots = c.num_blocks * c.block_size
+    steps, pending, pieces, known = [], [], {}, set()
     truncated = False
     for number, text in enumerate(lines[1:], start=2):
         if not text.strip():
@@ -317,15 +344,20 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
                 break
             raise
         where = f"{source}: line {number} (step {line.step})"
-        record = step_record(line, where, c.num_blocks * c.block_size, known)
+        for a in line.arrivals:
+            if a.seq_id in known or a.seq_id < 0:
+                raise TraceError(f"{where}: arrivals: request id {a.seq_id} is negative or arrives twice")
+            known.add(a.seq_id)
+            check_tokens(a.token_ids, f"{where}: arrivals")
+        check_tokens(line.tokens, f"{where}: tokens")
         pieces.update(line.pieces)
         if line.step == -1:
-            pending.extend(record.arrivals)
-        elif line.step != len(records) + 1 or pending:
-            raise TraceError(f"{where}: expected step {len(records) + 1} (steps must follow one another)")
+            pending.extend(step_record(line, where, num_slots).arrivals)
+        elif line.step != len(steps) + 1 or pending:
+            raise TraceError(f"{where}: expected step {len(steps) + 1} (steps must follow one another)")
         else:
-            records.append(record)
-    trace = LoadedTrace(config, header.free_order, records, pending, header.meta, source)
+            steps.append((number, text))
+    trace = LoadedTrace(config, header.free_order, StepLines(steps, source, num_slots), pending, header.meta, source)
     trace.truncated = truncated
     if header.tokenizer == "chars":
         trace.tokenizer = CharTokenizer()

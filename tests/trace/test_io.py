@@ -133,8 +133,6 @@ def lines_of(sim, tmp_path) -> list[dict]:
     (lambda ls: ls[2].update(tokens=[-4]), r"line 3 \(step 2\): tokens: token id -4"),
     (lambda ls: ls[1]["arrivals"][0].__setitem__(2, ["a"]), r"line 2.*Expected `int`"),
     (lambda ls: ls[3].update(step=9), r"line 4 \(step 9\).*expected step 3"),
-    (lambda ls: ls[2].update(live=[{"kind": "kv_write", "slots": [10**6], "num_layers": 1}]), "outside the pool"),
-    (lambda ls: ls[2].update(live=[{"kind": "allocate", "seq_id": 0, "block_id": 1}]), "replayed, not recorded"),
     (lambda ls: ls[2].update(surprise=1), r"line 3.*unknown field"),
 ])
 def test_format_2_bad_content_is_named(sim, tmp_path, change, message):
@@ -144,6 +142,22 @@ def test_format_2_bad_content_is_named(sim, tmp_path, change, message):
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     with pytest.raises(TraceError, match=message):
         load_trace(path)
+
+
+@pytest.mark.parametrize("live, message", [
+    ([{"kind": "kv_write", "slots": [10**6], "num_layers": 1}], r"line 3 \(step 2\): live: .*outside the pool"),
+    ([{"kind": "allocate", "seq_id": 0, "block_id": 1}], r"line 3 \(step 2\): live: .*replayed, not recorded"),
+    ([{"kind": "step_time", "seconds": "soon", "num_tokens": 1}], r"line 3 \(step 2\): live: .*Expected `float`"),
+])
+def test_bad_live_events_are_named_when_the_replay_reaches_them(sim, tmp_path, live, message):
+    lines = lines_of(sim, tmp_path)
+    lines[2]["live"] = live
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    loaded = load_trace(path)  # the lines are read lazily: their types at load, their values when replayed
+    loaded.frames[1]
+    with pytest.raises(TraceError, match=message):
+        loaded.frames[2]
 
 
 def test_inconsistent_steps_are_named_when_replayed(sim, tmp_path):
