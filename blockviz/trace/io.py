@@ -17,21 +17,16 @@ from pathlib import Path
 from typing import IO, Any
 
 import msgspec
-import numpy as np
-
 from blockviz.char_tokenizer import CharTokenizer
+from blockviz.config import Config
 from blockviz.checks import MAX_SIM_BLOCKS, MAX_TOKEN_ID
 from blockviz.sampling_params import SamplingParams
 from blockviz.trace.events import KVWritten, StepTimed, event_from_dict
+from blockviz.trace.format import FORMAT, PieceTokenizer, TraceError, payload_from_dict, payload_to_dict
 from blockviz.trace.replay import Arrival, LazyFrames, StepRecord
 from blockviz.trace.timeline import Timeline
 
-FORMAT = "blockviz-trace"
 VERSION = 2
-
-
-class TraceError(ValueError):
-    """A file that is not a readable blockviz trace."""
 
 
 # --- what each line holds (msgspec checks the types: a bool is not an int, nor a float a token) ---
@@ -76,27 +71,6 @@ LIVE_EVENTS = (KVWritten, StepTimed)  # what only the live run knows; the rest i
 
 
 # --- writing ----------------------------------------------------------------------------------
-
-KV_VALUES = ("k", "v")  # traces saved before V was recorded have only "k"
-
-
-def payload_to_dict(payload: dict | None) -> dict | None:
-    if not payload:
-        return None
-    kv = payload.get("kv")
-    if not kv:
-        return None
-    return {"kv": {**kv, **{name: kv[name].astype(float).round(4).tolist() for name in KV_VALUES if name in kv}}}
-
-
-def payload_from_dict(data: dict | None) -> dict | None:
-    if not data:
-        return None
-    kv = data["kv"]
-    values = {name: np.asarray(kv[name], dtype=np.float16).reshape(len(kv["slots"]), -1)
-              for name in KV_VALUES if name in kv}
-    return {"kv": {**kv, **values}}
-
 
 _json = msgspec.json.Encoder()
 
@@ -193,16 +167,6 @@ def config_record(config) -> dict:
     return {"block_size": config.kvcache_block_size, "num_blocks": config.num_kvcache_blocks,
             "max_num_seqs": config.max_num_seqs, "max_num_batched_tokens": config.max_num_batched_tokens,
             "eos": config.eos}
-
-
-class PieceTokenizer:
-    """Decodes a loaded trace's tokens with the text of each token id saved beside it."""
-
-    def __init__(self, pieces: dict[int, str]):
-        self.pieces = pieces
-
-    def decode(self, token_ids: list[int]) -> str:
-        return "".join(self.pieces.get(t, f"<{t}>") for t in token_ids)
 
 
 def load_trace(path: str | Path) -> Timeline:
@@ -323,7 +287,6 @@ class StepLines(SequenceABC):
 
 
 def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline:
-    from blockviz.config import Config
     if not lines or not lines[0].strip():
         raise TraceError(f"{source}: not a blockviz trace (empty file)")
     header = check_header(decode(lines[0], Header, f"{source}: line 1 (header)"), source)

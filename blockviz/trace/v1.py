@@ -10,6 +10,7 @@ import msgspec
 from blockviz.checks import MAX_SIM_BLOCKS, MAX_TOKEN_ID
 from blockviz.char_tokenizer import CharTokenizer
 from blockviz.trace import events as ev
+from blockviz.trace.format import FORMAT, PieceTokenizer, TraceError, payload_from_dict
 from blockviz.trace.history import BlockView, History, SeqHistory
 from blockviz.trace.replay import HistoryFrames
 from blockviz.trace.timeline import Timeline
@@ -50,7 +51,6 @@ class FrameRecord(msgspec.Struct):
 
 
 def fail(source: str, where: str, what: str):
-    from blockviz.trace.io import TraceError
     raise TraceError(f"{source}: {where} is malformed ({what})")
 
 
@@ -78,7 +78,6 @@ def check_picture(p: PictureRecord, num_blocks: int, block_size: int, source: st
 
 
 def timeline_from_v1(data, source: str) -> Timeline:
-    from blockviz.trace.io import FORMAT, PieceTokenizer, TraceError, payload_from_dict
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise TraceError(f"{source}: not a blockviz trace (format is {found!r}, expected {FORMAT!r})")
