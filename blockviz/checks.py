@@ -69,6 +69,8 @@ def token_ids(name: str, ids: Any, vocab_size: int | None = None, allow_empty: b
     if not ids and not allow_empty:
         raise ValueError(f"{name} is empty: a request needs at least one token")
     high = MAX_TOKEN_ID if vocab_size is None else vocab_size - 1
+    if not ids or (all(type(t) is int for t in ids) and 0 <= min(ids) and max(ids) <= high):
+        return ids  # the common case, in one pass of C loops (isinstance against Integral is slow)
     for i, t in enumerate(ids):
         if isinstance(t, bool) or not isinstance(t, Integral) or not 0 <= t <= high:
             where = f"the model's vocabulary has {vocab_size} ids" if vocab_size is not None else "ids are int32"
