@@ -15,7 +15,7 @@ from blockviz.limits import check_can_ever_run
 from blockviz.trace.events import Event, StepTimed
 from blockviz.trace.frame import Frame
 from blockviz.trace.io import TraceWriter, config_record, save_trace
-from blockviz.trace.replay import Arrival, LazyFrames, StepRecord, end_failed_batch, picture_of
+from blockviz.trace.replay import Arrival, LazyFrames, StepRecord, end_failed_batch, outgrown, picture_of
 from blockviz.trace.snapshot import Snapshot
 from blockviz.trace.timeline import Timeline
 from blockviz.sampling_params import SamplingParams
@@ -123,19 +123,24 @@ class Session(Timeline):
         if self.is_finished():
             raise RuntimeError("nothing to run: every request has finished (add one first)")
         start = perf_counter()
-        seqs, is_prefill = self.scheduler.schedule()
-        num_tokens = sum(seq.num_scheduled_tokens for seq in seqs)
-        failed = None
+        failed, token_ids = None, []
         try:
-            token_ids = self.compute(seqs, is_prefill)
-            self.check_tokens(seqs, token_ids)
-        except Exception as e:
-            failed = e  # the batch ends with an error; the engine stays consistent and usable
-            token_ids = []
-            self.live_events, self.live_payload = [], {}
+            seqs, is_prefill = self.scheduler.schedule()
+        except RuntimeError as e:  # nano-vllm's assert: the one request left outgrew the whole pool
+            failed, seqs = e, outgrown(self.scheduler)
             end_failed_batch(self.scheduler, seqs)
-        else:
-            self.scheduler.postprocess(seqs, token_ids, is_prefill)
+        num_tokens = sum(seq.num_scheduled_tokens for seq in seqs)
+        if failed is None:
+            try:
+                token_ids = self.compute(seqs, is_prefill)
+                self.check_tokens(seqs, token_ids)
+            except Exception as e:
+                failed = e  # the batch ends with an error; the engine stays consistent and usable
+                token_ids = []
+                self.live_events, self.live_payload = [], {}
+                end_failed_batch(self.scheduler, seqs)
+            else:
+                self.scheduler.postprocess(seqs, token_ids, is_prefill)
         self.num_steps += 1
         if self.record:
             self.live_events.append(StepTimed(perf_counter() - start, num_tokens))

@@ -67,3 +67,29 @@ def test_a_failing_model_step_leaves_the_llm_usable():
     fresh = LLM(kvcache_block_size=4, num_kvcache_blocks=16)
     params = SamplingParams(temperature=0, max_tokens=4)
     assert llm.generate(["A second request"], params) == fresh.generate(["A second request"], params)
+
+
+def test_a_request_that_outgrows_the_pool_is_ended_and_the_engine_goes_on():
+    """Without ignore_eos a request is admitted when its prompt fits; one that then grows past the
+    whole pool would stop nano-vllm's scheduler for good (an assert). Here it is ended with an error."""
+    from blockviz.config import Config
+    from blockviz.engine.sequence import Sequence
+    from blockviz.sampling_params import SamplingParams
+    from blockviz.session import Session
+
+    class NeverEos(Session):
+        def compute(self, seqs, is_prefill):
+            return [7] * len(seqs)
+
+    session = NeverEos(Config(num_kvcache_blocks=2, kvcache_block_size=2, eos=0))
+    big = session.add_sequence(Sequence([1, 2, 3], SamplingParams(max_tokens=8), block_size=2))
+    with pytest.raises(RuntimeError, match="failed.*ended"):
+        session.run()
+    assert big.is_finished and not big.block_table
+    pool_is_consistent(session)
+    small = session.add_sequence(Sequence([1, 2], SamplingParams(max_tokens=2), block_size=2))
+    session.run()
+    assert small.is_finished and small.num_completion_tokens == 2
+    assert session.snapshot().plain() == engine_picture(session, session.snapshot())
+    ended = [e for s in range(session.last_step + 1) for e in session.events(s) if e.kind == "finish"]
+    assert [(e.seq_id, e.reason) for e in ended] == [(big.seq_id, "error"), (small.seq_id, "length")]

@@ -54,6 +54,12 @@ def end_failed_batch(scheduler: Scheduler, seqs: list[Sequence]):
                 queue.remove(seq)
 
 
+def outgrown(scheduler: Scheduler) -> list[Sequence]:
+    """After schedule() found nothing to run: the request that preempted itself, now at the head of
+    waiting, needs more blocks than the whole pool and can never be admitted again."""
+    return [scheduler.waiting[0]] if scheduler.waiting else []
+
+
 STATUS_NAMES = {status: status.name.lower() for status in SequenceStatus}
 
 
@@ -169,7 +175,12 @@ class Replayer:
 
     def step(self, record: StepRecord):
         self.arrive(record.arrivals)
-        seqs, is_prefill = self.scheduler.schedule()
+        try:
+            seqs, is_prefill = self.scheduler.schedule()
+        except RuntimeError:
+            if record.failed is None:
+                raise
+            seqs = outgrown(self.scheduler)
         if record.failed is not None:
             end_failed_batch(self.scheduler, seqs)
             self.events.extend(ev.Finished(seq.seq_id, "error") for seq in seqs)
