@@ -18,6 +18,7 @@ STRINGS = ("first", "back", "play", "pause", "forward", "last", "jump", "speed",
 class Player(anywidget.AnyWidget, Stepped):
     _esm = module("player.js")
     _css = STYLES
+    step = traitlets.Int(0).tag(sync=True)  # the page shows it in the step field
     first_step = traitlets.Int(0).tag(sync=True)
     last_step = traitlets.Int(0).tag(sync=True)
     at_end = traitlets.Bool(False).tag(sync=True)  # nothing further: ▶ does nothing

@@ -32,8 +32,9 @@ def kept(timeline, step: int, follow: bool) -> int:
 
 class Stepped(traitlets.HasTraits):
     """`step` and `follow`, kept valid as the timeline grows. Subclasses call `start(timeline)`
-    after setting the traits, and redraw in `show_step`."""
-    step = traitlets.Int(0).tag(sync=True)
+    after setting the traits, and redraw in `show_step`. `step` stays in Python (a page that needs
+    it, the player's, syncs it): a dashboard's step would otherwise send one message per pane."""
+    step = traitlets.Int(0)
     follow = traitlets.Bool(False).tag(sync=True)
 
     def start(self, timeline):

@@ -29,12 +29,13 @@ class TimelineView(anywidget.AnyWidget, Stepped):
     detail = traitlets.Unicode("").tag(sync=True)
     max_height = traitlets.Unicode("").tag(sync=True)
     controls = traitlets.Bool(True).tag(sync=True)  # the step and follow bar; off under a player
+    caption = traitlets.Unicode("").tag(sync=True)  # the bar's "step N"
     strings = traitlets.Dict().tag(sync=True)
 
     def __init__(self, timeline, lang: str = "en", step: int | None = None, follow: bool | None = None,
                  max_height: str = "", active: bool = True, strings: dict | None = None, **kwargs):
         step, follow = opening(timeline, step, follow)
-        strings = {"step": t("view.step", lang), "follow": t("player.follow", lang)} | (strings or {})
+        strings = {"follow": t("player.follow", lang)} | (strings or {})
         super().__init__(step=step, follow=follow, max_height=max_height, strings=strings, **kwargs)
         self.lang = lang
         self.active = active     # an inactive view (a hidden tab) skips work until shown again
@@ -42,7 +43,7 @@ class TimelineView(anywidget.AnyWidget, Stepped):
         self.block_listeners = []  # called with a block id when one is clicked
         self.start(timeline)
         self.on_msg(self._on_msg)
-        self.refresh()
+        self.show_step()
 
     def options(self) -> tuple:
         return ()
@@ -54,6 +55,8 @@ class TimelineView(anywidget.AnyWidget, Stepped):
         raise NotImplementedError
 
     def show_step(self):
+        if self.controls:
+            self.caption = t("view.step", self.lang, step=self.step)
         self.refresh()
 
     def refresh(self, force: bool = False):

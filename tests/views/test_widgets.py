@@ -302,3 +302,13 @@ def test_with_a_bounded_history_views_move_to_the_first_step_kept_and_the_player
     assert dash.step == sim.first_step
     with pytest.raises(IndexError, match="not recorded"):
         show(sim, "pool", step=0)
+
+
+def test_a_dashboard_step_syncs_no_pane_step_to_the_page():
+    """The panes' step stays in Python: a step sends the player's state and the pictures, not one
+    message per pane."""
+    dash = Dashboard(fresh())
+    assert "step" in dash.player.keys and not any("step" in view.keys for view in [dash.pool, *dash.tab_views])
+    alone = show(fresh(), "pool")
+    assert alone.controls and alone.caption == "step 0" and "follow" in alone.keys
+    assert not dash.pool.controls

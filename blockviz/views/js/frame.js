@@ -18,16 +18,17 @@ export function frame(model, el) {
   el.append(bar, pane, detail);
   const sync = () => {
     bar.hidden = !model.get("controls");
-    where.textContent = model.get("strings").step.replace("{step}", model.get("step"));
+    where.textContent = model.get("caption");
     box.checked = model.get("follow");
     pane.style.maxHeight = model.get("max_height") || "";
-    detail.innerHTML = model.get("detail");
   };
-  model.on("change:controls change:step change:follow change:max_height change:detail", sync);
+  const drawDetail = () => { detail.innerHTML = model.get("detail"); };
+  model.on("change:controls change:caption change:follow change:max_height", sync);
+  model.on("change:detail", drawDetail);
   pane.addEventListener("click", (e) => {
     const target = e.target.closest("[data-block-id]");
     if (target && +target.dataset.blockId >= 0) model.send({ block: +target.dataset.blockId });
   });
-  sync();
+  sync(); drawDetail();
   return pane;
 }
