@@ -1,0 +1,116 @@
+// The widgets' page modules (blockviz/views/js/player.js, frame.js, view.js) in a DOM (jsdom), driven
+// through a model with anywidget's interface (get, set, save_changes, send, on): what each button and
+// key sends to Python, and what the page shows of the model's state.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+
+const { JSDOM } = createRequire(import.meta.url)("jsdom");
+const { window } = new JSDOM("<!DOCTYPE html><body></body>");
+globalThis.document = window.document;
+globalThis.Option = window.Option;
+
+class Model {
+  constructor(state) { this.state = { ...state }; this.sent = []; this.saved = 0; this.handlers = []; }
+  get(name) { return this.state[name]; }
+  set(name, value) { this.state[name] = value; }
+  save_changes() { this.saved += 1; }
+  send(content) { this.sent.push(content); }
+  on(events, handler) { for (const event of events.split(" ")) this.handlers.push([event, handler]); }
+  change(name, value) {  // what anywidget does when Python changes a trait
+    this.state[name] = value;
+    for (const [event, handler] of this.handlers) if (event === `change:${name}`) handler();
+  }
+  message(content) { for (const [event, handler] of this.handlers) if (event === "msg:custom") handler(content); }
+}
+
+const PLAYER_STRINGS = Object.fromEntries(["first", "back", "play", "pause", "forward", "last", "jump", "speed", "keys",
+  "follow", "legend"].map((key) => [key, `<${key}>`]));
+
+async function player(state = {}) {
+  const { default: widget } = await import("../../../blockviz/views/js/player.js");
+  const model = new Model({ strings: PLAYER_STRINGS, step: 3, first_step: 0, last_step: 5, at_end: false,
+                            playing: false, speed: 2, status: "step 3 / 5", follow: false, ...state });
+  const el = document.createElement("div");
+  widget.render({ model, el });
+  return [model, el];
+}
+
+test("the player's buttons: ⇤ ◀ ▶ ⇥, then a separate play, each sending its command", async () => {
+  const [model, el] = await player();
+  const buttons = [...el.querySelectorAll("button")];
+  assert.deepEqual(buttons.map((b) => b.textContent), ["⇤", "◀", "▶", "⇥", "▷ <play>"]);
+  assert.deepEqual(buttons.map((b) => b.dataset.cmd), ["first", "back", "forward", "last", "toggle"]);
+  for (const b of buttons) b.click();
+  assert.deepEqual(model.sent.map((m) => m.cmd), ["first", "back", "forward", "last", "toggle"]);
+  assert.equal(el.querySelector(".bv-legend").textContent, "<legend>");
+  assert.equal(el.querySelector(".bv-status").textContent, "step 3 / 5");
+});
+
+test("keys: ← and → step, space plays; the step field seeks; the follow box asks to follow", async () => {
+  const [model, el] = await player();
+  const root = el.querySelector(".bv-player");
+  for (const key of ["ArrowLeft", "ArrowRight", " "]) {
+    root.dispatchEvent(new window.KeyboardEvent("keydown", { key, bubbles: true }));
+  }
+  const jump = el.querySelector(".bv-jump");
+  assert.equal(jump.value, "3");
+  jump.value = "4";
+  jump.dispatchEvent(new window.Event("change"));
+  const follow = el.querySelector(".bv-follow input");
+  follow.checked = true;
+  follow.dispatchEvent(new window.Event("change"));
+  assert.deepEqual(model.sent, [{ cmd: "back", step: undefined }, { cmd: "forward", step: undefined },
+                                { cmd: "toggle", step: undefined }, { cmd: "seek", step: 4 },
+                                { cmd: "follow", step: undefined }]);
+});
+
+test("the page shows Python's state: pause while playing, ends marked, the step field's range", async () => {
+  const [model, el] = await player({ step: 0 });
+  const play = el.querySelector('[data-cmd="toggle"]');
+  assert.equal(el.querySelector('[data-cmd="back"]').getAttribute("aria-disabled"), "true");
+  assert.equal(el.querySelector('[data-cmd="forward"]').getAttribute("aria-disabled"), "false");
+  model.change("playing", true);
+  assert.equal(play.textContent, "❚❚ <pause>");
+  assert.equal(play.getAttribute("aria-pressed"), "true");
+  model.change("at_end", true);
+  assert.equal(el.querySelector('[data-cmd="forward"]').getAttribute("aria-disabled"), "true");
+  model.change("first_step", 2);
+  assert.equal(el.querySelector(".bv-jump").min, "2");
+  model.change("follow", true);
+  assert.equal(el.querySelector(".bv-follow input").checked, true);
+});
+
+test("while playing, the player asks for the next step only once the last one is answered", async () => {
+  const [model] = await player({ speed: 16 });
+  model.change("playing", true);
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  assert.deepEqual(model.sent.map((m) => m.cmd), ["forward"]);  // waiting for Python's answer
+  model.message({ done: true });
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  assert.deepEqual(model.sent.map((m) => m.cmd), ["forward", "forward"]);
+  model.change("playing", false);
+});
+
+test("a view alone shows its step and follow toggle; under a player the bar is hidden", async () => {
+  const { default: view } = await import("../../../blockviz/views/js/view.js");
+  const model = new Model({ svg: '<svg data-step="2"><g data-block-id="4"><rect></rect></g></svg>', detail: "",
+                            max_height: "", controls: true, caption: "step 2", follow: false,
+                            strings: { follow: "follow the live end" } });
+  const el = document.createElement("div");
+  view.render({ model, el });
+  const bar = el.querySelector(".bv-viewbar");
+  assert.equal(bar.hidden, false);
+  assert.match(bar.textContent, /^step 2 follow the live end$/);
+  const box = bar.querySelector("input");
+  box.checked = true;
+  box.dispatchEvent(new window.Event("change"));
+  assert.equal(model.get("follow"), true);
+  assert.equal(model.saved, 1);
+  el.querySelector('[data-block-id="4"] rect').dispatchEvent(new window.MouseEvent("click", { bubbles: true }));
+  assert.deepEqual(model.sent, [{ block: 4 }]);  // a click on a block asks Python for its details
+  model.change("controls", false);
+  assert.equal(bar.hidden, true);
+  model.change("detail", "<b>block 4</b>");
+  assert.equal(el.querySelector(".bv-detail-box").innerHTML, "<b>block 4</b>");
+});
