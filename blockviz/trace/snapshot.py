@@ -18,26 +18,43 @@ __all__ = ["BlockView", "SeqView", "Snapshot"]
 
 
 class SeqView:
-    """One request at one step. token_ids is read from the request's one list of tokens."""
-    __slots__ = ("seq_id", "label", "num_tokens", "num_prompt_tokens", "num_cached_tokens", "block_table",
-                 "status", "max_tokens", "_tokens")
+    """One request at one step. Each field is read from the request's History when asked (a binary
+    search), and token_ids from the request's one list of tokens."""
+    __slots__ = ("_seq", "_step")
 
     def __init__(self, seq: SeqHistory, step: int):
-        self.seq_id, self.label, self._tokens = seq.seq_id, seq.label, seq.token_ids
-        self.num_prompt_tokens, self.max_tokens = seq.num_prompt_tokens, seq.max_tokens
-        self.num_tokens = seq.num_tokens(step)
-        self.num_cached_tokens = self.num_tokens - seq.gap.at(step, self.num_tokens)
-        epoch, length = seq.table.at(step, EMPTY_TABLE)
-        self.block_table = tuple(epoch[:length])
-        self.status = seq.status.at(step, "waiting")
+        self._seq, self._step = seq, step
+
+    seq_id = property(lambda self: self._seq.seq_id)
+    label = property(lambda self: self._seq.label)
+    num_prompt_tokens = property(lambda self: self._seq.num_prompt_tokens)
+    max_tokens = property(lambda self: self._seq.max_tokens)
+
+    @property
+    def num_tokens(self) -> int:
+        return self._seq.num_tokens(self._step)
+
+    @property
+    def num_cached_tokens(self) -> int:
+        num_tokens = self.num_tokens
+        return num_tokens - self._seq.gap.at(self._step, num_tokens)
+
+    @property
+    def block_table(self) -> tuple[int, ...]:
+        epoch, length = self._seq.table.at(self._step, EMPTY_TABLE)
+        return tuple(epoch[:length])
+
+    @property
+    def status(self) -> str:
+        return self._seq.status.at(self._step, "waiting")
 
     @property
     def token_ids(self) -> tuple[int, ...]:
-        return tuple(self._tokens[:self.num_tokens])
+        return tuple(self._seq.token_ids[:self.num_tokens])
 
     @property
     def completion_token_ids(self) -> tuple[int, ...]:
-        return tuple(self._tokens[self.num_prompt_tokens:self.num_tokens])
+        return tuple(self._seq.token_ids[self.num_prompt_tokens:self.num_tokens])
 
     def plain(self) -> tuple:
         return (self.seq_id, self.label, self.token_ids, self.num_prompt_tokens, self.num_cached_tokens,
