@@ -175,8 +175,10 @@ class Session(Timeline):
         replayed = history.num_steps - 1  # inputs of steps up to here are in the history now
         del self.step_records[:replayed - self.records_dropped]
         self.records_dropped = replayed
-        for seq_id in [i for i in self.seqs if i not in history.seqs and self.seqs[i].is_finished]:
-            del self.seqs[seq_id]
+        for seqs in (self.seqs, self.frames.replayer.seqs):  # the live engine's requests and the replay's
+            for seq_id in [i for i in seqs if i not in history.seqs and seqs[i].is_finished]:
+                del seqs[seq_id]
+        for seq_id in [i for i in self.labels if i not in self.seqs]:
             del self.labels[seq_id]
         if self.cursor < step:
             self.cursor = step
