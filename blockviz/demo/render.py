@@ -8,7 +8,8 @@ from blockviz.demo.settings import Plan, format_bytes
 from blockviz.i18n import t as tr
 from blockviz.views.svg import esc
 
-MAX_FINISHED_ROWS = 12  # the requests table shows every unfinished request and the newest finished ones
+MAX_FINISHED_ROWS = 12  # the requests table shows every running request, the first waiting ones
+MAX_WAITING_ROWS = 12   # and the newest finished ones: a projector's screen, and a page's work per step
 MAX_BLOCK_IDS = 16      # of a block table, the table shows the first ones
 
 
@@ -105,10 +106,12 @@ def requests_table_html(snapshot, labels: dict[int, str], pending, ledger: HitLe
                 f'<td class="bv-hit">{esc(hit_text(hit, lang))}</td><td class="bv-bt">[{ids}]</td>{cell}</tr>')
 
     seqs = list(snapshot.seqs.values())
-    finished = [seq for seq in seqs if seq.status == "finished"]
-    hidden = {seq.seq_id for seq in finished[:-MAX_FINISHED_ROWS]} if len(finished) > MAX_FINISHED_ROWS else set()
+    finished = [seq.seq_id for seq in seqs if seq.status == "finished"]
+    waiting = [seq.seq_id for seq in seqs if seq.status == "waiting"]
+    hidden = set(finished[:-MAX_FINISHED_ROWS]) if len(finished) > MAX_FINISHED_ROWS else set()
+    later = set(waiting[MAX_WAITING_ROWS:])
     for seq in seqs:
-        if seq.seq_id in hidden:
+        if seq.seq_id in hidden or seq.seq_id in later:
             continue
         hit = ledger.by_seq.get(seq.seq_id)
         if hit is not None and hit.step > snapshot.step:
@@ -116,13 +119,17 @@ def requests_table_html(snapshot, labels: dict[int, str], pending, ledger: HitLe
         rows.append(row(seq.seq_id, seq.label, seq.status, tr("demo.status." + seq.status, lang),
                         f"{seq.num_prompt_tokens} / {len(seq.completion_token_ids)}", hit, seq.block_table,
                         text_cell(seq.seq_id, seq.token_ids, seq.num_prompt_tokens)))
-    for arrival in pending:
-        if arrival.seq_id not in snapshot.seqs:
-            rows.append(row(arrival.seq_id, labels.get(arrival.seq_id, arrival.label), "arriving",
-                            tr("demo.status.arriving", lang), f"{len(arrival.token_ids)} / 0", None, [],
-                            text_cell(arrival.seq_id, arrival.token_ids, len(arrival.token_ids))))
+    arriving = [arrival for arrival in pending if arrival.seq_id not in snapshot.seqs]
+    room = max(0, MAX_WAITING_ROWS - len(waiting))  # arriving requests queue behind the waiting ones
+    for arrival in arriving[:room]:
+        rows.append(row(arrival.seq_id, labels.get(arrival.seq_id, arrival.label), "arriving",
+                        tr("demo.status.arriving", lang), f"{len(arrival.token_ids)} / 0", None, [],
+                        text_cell(arrival.seq_id, arrival.token_ids, len(arrival.token_ids))))
     if not rows:
         return f"<p>{esc(tr('demo.none', lang))}</p>"
+    more = len(later) + len(arriving[room:])
+    if more:
+        rows.append(f'<tr><td colspan="6">{esc(tr("demo.more_waiting", lang, n=more))}</td></tr>')
     if hidden:
         rows.append(f'<tr><td colspan="6">{esc(tr("demo.hidden", lang, n=len(hidden)))}</td></tr>')
     head = "".join(f"<th>{esc(tr('demo.col.' + c, lang))}</th>"

@@ -59,6 +59,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "demo.status.running": {"en": "running", "zh": "运行"},
     "demo.status.finished": {"en": "finished", "zh": "完成"},
     "demo.status.arriving": {"en": "arrives next step", "zh": "下一步到达"},
+    "demo.more_waiting": {"en": "… and {n} more waiting", "zh": "…… 另有 {n} 个请求在等待"},
     "demo.hidden": {"en": "… and {n} earlier finished requests", "zh": "…… 以及更早完成的 {n} 个请求"},
     "demo.none": {"en": "no request yet: type a prompt and press Add request", "zh": "还没有请求:输入提示并点“添加请求”"},
     "demo.notebook.title": {"en": "# blockviz classroom demo", "zh": "# blockviz 课堂演示"},

@@ -29,3 +29,21 @@ def test_totals_name_hit_rate_tokens_saved_and_preemptions():
     ledger.tokens_saved, ledger.prefill_tokens, ledger.preemptions = 30, 70, 2
     html = totals_html(ledger, "en")
     assert "hit rate 30%" in html and "30 tokens saved" in html and "2 preemptions" in html
+
+
+def test_the_table_shows_the_running_the_first_waiting_and_the_newest_finished():
+    from blockviz.demo.render import MAX_FINISHED_ROWS, MAX_WAITING_ROWS
+    sim = Simulator(num_blocks=8, block_size=4, max_num_seqs=2)
+    for k in range(3 * (MAX_WAITING_ROWS + MAX_FINISHED_ROWS)):
+        sim.add(f"r{k}", max_tokens=2)
+    statuses = []
+    while statuses.count("finished") <= MAX_FINISHED_ROWS:
+        sim.step()
+        snapshot = sim.snapshot()
+        statuses = [seq.status for seq in snapshot.seqs.values()]
+    assert statuses.count("waiting") > MAX_WAITING_ROWS
+    table = requests_table_html(snapshot, sim.labels, (), HitLedger(4), Texts(sim.decode), (), "en")
+    assert table.count('data-status="running"') == statuses.count("running")
+    assert table.count('data-status="waiting"') == min(MAX_WAITING_ROWS, statuses.count("waiting"))
+    assert table.count('data-status="finished"') == min(MAX_FINISHED_ROWS, statuses.count("finished"))
+    assert f"and {statuses.count('waiting') - MAX_WAITING_ROWS} more waiting" in table
