@@ -13,9 +13,15 @@ from markdown_it import MarkdownIt
 _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
+# XML 1.0 forbids control characters even as entities, and real tokenizers produce them: each
+# shows as its Unicode control picture (␀, ␛, ...) instead of breaking the page.
+CONTROL_PICTURES = {c: 0x2400 + c for c in range(32) if c not in (9, 10, 13)} | {0x7F: 0x2421}
+
+
 def esc(value) -> str:
-    """`value` as text: & < > " ' become entities (quote=True, so attribute values are safe too)."""
-    return escape(str(value), quote=True)
+    """`value` as text: & < > " ' become entities (quote=True, so attribute values are safe too)
+    and control characters their pictures."""
+    return escape(str(value).translate(CONTROL_PICTURES), quote=True)
 
 
 def markdown_html(markdown: str) -> str:

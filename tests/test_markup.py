@@ -127,3 +127,18 @@ def test_hostile_exercise_ids_are_refused(exercise_id):
     with pytest.raises(ValueError) as e:
         exercises.from_id(exercise_id)
     assert "label" in str(e.value) or "param" in str(e.value) or "text" in str(e.value)
+
+
+@pytest.mark.parametrize("view", SVG_VIEWS)
+def test_control_characters_in_tokens_show_as_pictures_and_keep_the_svg_well_formed(view):
+    """Real BPE tokenizers produce control characters (ESC, NUL, ...): XML forbids them even as
+    entities, so each shows as its control picture."""
+    import xml.etree.ElementTree as ET
+    sim = Simulator(num_blocks=8, block_size=4)
+    sim.add("a\x1bb\x00c\x07d\x7fe", max_tokens=2, label="ctl")
+    sim.run()
+    for step in range(sim.last_step + 1):
+        svg = render_view(sim, view, step)
+        ET.fromstring(svg)  # raises on a control character
+        assert not any(ord(c) < 32 and c not in "\t\n\r" for c in svg)
+    assert esc("a\x1bb\x00c\x7f\td") == "a␛b␀c␡\td"  # tab, newline and CR are valid XML and stay

@@ -37,14 +37,6 @@ def default_decode(token_ids) -> str:
 
 
 # control characters that byte-level tokens decode to are not allowed in XML: draw their pictures (U+2400…)
-CONTROL_PICTURES = {c: 0x2400 + c for c in range(32)} | {0x7F: 0x2421}
-
-
-def shown(content: str) -> str:
-    """A block's text as drawn: whitespace visible, control characters as their pictures."""
-    return visible(content).translate(CONTROL_PICTURES)
-
-
 @dataclass
 class Placed:
     record: BlockRecord
@@ -101,7 +93,7 @@ def cell(p: Placed, x: float, y: float, decode: Decode, lang: str, stored_now: s
     fill, ink = (REMOVED_FILL, REMOVED_INK) if p.removed else (CACHED.fill, CACHED.text)
     glyph = "✗" if p.removed else "+" if new else CACHED.glyph
     state = "removed" if p.removed else "stored" if new else "cached"
-    content = shown(decode(r.token_ids))
+    content = visible(decode(r.token_ids))
     label = t(f"forest.cell.{state}", lang, hash=short(r.hash), tokens=content, n=len(r.token_ids),
               step=r.stored_at, copies=r.copies, medium=r.medium or "-")
     stroke = (f' stroke="{NEW_STROKE}" stroke-width="2.5"' if new
@@ -169,7 +161,7 @@ def render_evictions(picture: Picture, *, decode: Decode | None = None, lang: st
         return f'<div class="bv-vllm-evictions"><p>{esc(t("evictions.none", lang))}</p></div>'
     items = "".join(f'<li data-hash="{esc(short(r.hash))}" data-removed-at="{r.removed_at}"'
                     f'{" data-now" if r.removed_at == picture.step else ""}>'
-                    f'{esc(t("evictions.item", lang, step=r.removed_at, hash=short(r.hash), tokens=clip(shown(decode(r.token_ids)), 40), lived=r.removed_at - r.stored_at))}</li>'
+                    f'{esc(t("evictions.item", lang, step=r.removed_at, hash=short(r.hash), tokens=clip(visible(decode(r.token_ids)), 40), lived=r.removed_at - r.stored_at))}</li>'
                     for r in picture.evictions)
     return (f'<div class="bv-vllm-evictions"><p>{esc(t("evictions.title", lang, n=len(picture.evictions)))}</p>'
             f'<ol>{items}</ol></div>')
@@ -216,7 +208,7 @@ def forest_text(picture: Picture, decode: Decode | None = None) -> str:
         for p in placed:
             mark = "✗" if p.removed else "+" if id(p.record) in picture.stored_now else "·"
             lines.append(f"  {'  ' * p.depth}{mark} {'… ' if p.orphan else ''}{short(p.record.hash)} "
-                         f"{clip(shown(decode(p.record.token_ids)), 60)}")
+                         f"{clip(visible(decode(p.record.token_ids)), 60)}")
     if left_out:
         lines.append(f"  … {left_out} older blocks not shown")
     return "\n".join(lines)

@@ -8,7 +8,7 @@ from blockviz.views.theme import theme_css
 CHAR_WIDTH = 0.6  # monospace advance, in font sizes; CJK characters take two
 
 
-NEEDS_ESCAPE = re.compile("[&<>\"']")
+NEEDS_ESCAPE = re.compile("[&<>\"'\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def columns(text: str) -> int:
