@@ -27,9 +27,9 @@ from blockviz.demo.render import Status, Texts, header_html, requests_table_html
 from blockviz.demo.settings import SETTINGS_ENV, SETTINGS_FILE, DemoSettings, Plan
 from blockviz.engine.sequence import SequenceStatus
 from blockviz.i18n import t as tr
+from blockviz.markup import esc
 from blockviz.sampling_params import SamplingParams
 from blockviz.views.dashboard import Dashboard
-from blockviz.views.svg import esc
 
 PACES = (1, 2, 4, 8, 16, 32, 0)  # steps per second the pace control offers; 0: as fast as the engine goes
 MAX_STUDENT_WAITING = 8  # students' requests waiting at once; more are refused until some start

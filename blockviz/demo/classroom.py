@@ -17,7 +17,6 @@ import hmac
 import json
 import threading
 import time
-from collections import deque
 from pathlib import Path
 
 import tornado.web
@@ -27,7 +26,7 @@ from tornado.iostream import StreamClosedError
 from tornado.netutil import bind_sockets
 
 from blockviz.i18n import t as tr
-from blockviz.views.svg import esc
+from blockviz.markup import esc
 
 STATIC = Path(__file__).parent / "static"
 VIEWS_JS = Path(__file__).resolve().parents[1] / "views" / "js"  # pool_patch.js: the views' patch protocol

@@ -10,13 +10,14 @@ from math import ceil
 
 from blockviz.demo.hits import AdmissionHit
 from blockviz.i18n import t as tr
+from blockviz.markup import esc
 from blockviz.states import BlockState, classify_block
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.format import short_hash
 from blockviz.views.render_events import narrate
-from blockviz.views.render_pool import (PoolPicture, default_decode, filling_tokens, phase_name, pool_picture,
-                                        queue_places, touched_blocks, Cell)
-from blockviz.views.svg import clip, esc, svg_root, text, visible, background
+from blockviz.views.render_pool import (Cell, PoolPicture, default_decode, filling_tokens, phase_name, pool_picture,
+                                        queue_places, touched_blocks)
+from blockviz.views.svg import background, clip, svg_root, text, visible
 from blockviz.views.theme import OUTCOME_STYLES, STATE_STYLES
 
 CELL_W, CELL_H, GAP, PAD = 168, 110, 6, 8

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from blockviz.demo.hits import AdmissionHit, HitLedger
 from blockviz.demo.settings import Plan, format_bytes
 from blockviz.i18n import t as tr
-from blockviz.views.svg import esc
+from blockviz.markup import esc
 
 MAX_FINISHED_ROWS = 12  # the requests table shows every running request, the first waiting ones
 MAX_WAITING_ROWS = 12   # and the newest finished ones: a projector's screen, and a page's work per step
