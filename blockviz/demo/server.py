@@ -183,6 +183,8 @@ def serve(settings: DemoSettings, ip: str = "127.0.0.1", port: int | None = None
     """Check the settings, write the demo folder, serve the class page (on `ip`, `class_port`) and
     the teacher's JupyterLab (on 127.0.0.1, `port`) until Ctrl+C (or SIGTERM)."""
     plan = plan or settings.resolve()
+    if port is not None and port == class_port:
+        raise DemoError(f"--port and --class-port are both {port}: the teacher's page and the class page need two ports")
     port = check_address("127.0.0.1", port)
     class_port = check_address(ip, class_port)
     made_workdir = workdir is None

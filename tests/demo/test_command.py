@@ -65,3 +65,15 @@ def test_the_teacher_url_carries_the_token_and_the_class_url_none():
     shared = class_urls("0.0.0.0", 9000)
     assert f"http://{socket.gethostname()}:9000/" in shared and shared[-1] == "http://127.0.0.1:9000/"
     assert len(set(shared)) == len(shared) and not any("token" in u for u in shared)
+
+
+def test_the_two_pages_need_two_ports(tiny_model, capsys):
+    args = ["demo", "--model", str(tiny_model), "--device", "cpu", "--no-browser", "--port", "8123", "--class-port", "8123"]
+    assert main(args) == 2
+    assert "need two ports" in capsys.readouterr().err
+
+
+def test_the_class_page_in_chinese():
+    from blockviz.demo.classroom import page_html
+    page = page_html("zh")
+    assert '<html lang="zh-CN">' in page and "课堂页面" in page and "等待老师的引擎" in page
