@@ -87,7 +87,7 @@ def test_every_figure_draws_chinese_with_the_cjk_font(lifecycle):
     """pool_slots_figure (lesson 01) as well as the exports: no glyph is missing in Chinese."""
     import warnings
 
-    from blockviz.lesson_tools import pool_slots_figure
+    from blockviz.lessons import pool_slots_figure
     from blockviz.views.theme import matplotlib_fonts
     if len(matplotlib_fonts()) == 1:
         pytest.skip("no CJK font installed (apt-get install fonts-wqy-microhei)")
