@@ -21,7 +21,7 @@ from blockviz.demo.classroom import MAX_PROMPT_CHARS
 from blockviz.demo.confine import confine_messages
 from blockviz.demo.feed import ClassFeed
 from blockviz.demo.hits import HitLedger
-from blockviz.demo.link import ClassLink
+from blockviz.demo.link import PAGE_ENV, ClassLink
 from blockviz.demo.loop import LiveLoop
 from blockviz.demo.render import Status, Texts, header_html, requests_table_html, status_html, totals_html
 from blockviz.demo.settings import SETTINGS_ENV, SETTINGS_FILE, DemoSettings, Plan
@@ -69,7 +69,10 @@ class Demo(w.VBox):
         self.feed = ClassFeed(self.engine, header_html(self.plan, lang), tuple(self.plan.system_ids), self.ledger,
                               self.texts, lang)
 
-        self.header = w.HTML(f"<style>{CSS}</style>" + header_html(self.plan, lang))
+        page = os.environ.get(PAGE_ENV) if link is not None else None
+        where = (f'<div class="bv-demo-class">{esc(tr("demo.class_page", lang))} <a href="{esc(page)}" target="_blank" '
+                 f'rel="noopener">{esc(page)}</a></div>' if page else "")
+        self.header = w.HTML(f"<style>{CSS}</style>" + header_html(self.plan, lang) + where)
         self.header.add_class("bv-demo-head")
         self.play_button = w.Button(description=tr("demo.generate", lang), tooltip=tr("demo.generate.tip", lang),
                                     button_style="success")

@@ -13,6 +13,7 @@ from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
 URL_ENV, KEY_ENV = "BLOCKVIZ_CLASS_URL", "BLOCKVIZ_CLASS_KEY"  # set by `blockviz demo` for its kernel
+PAGE_ENV = "BLOCKVIZ_CLASS_PAGE"  # the class page's URL, for the teacher's dashboard to show
 RETRY_SECONDS = 1.0
 MAX_QUEUED = 1000  # messages held while disconnected; past that the next connection starts with a full one
 

@@ -29,7 +29,7 @@ from pathlib import Path
 import nbformat
 
 from blockviz.demo.classroom import ClassServer
-from blockviz.demo.link import KEY_ENV, URL_ENV
+from blockviz.demo.link import KEY_ENV, PAGE_ENV, URL_ENV
 from blockviz.demo.settings import SETTINGS_ENV, SETTINGS_FILE, DemoError, DemoSettings, Plan
 from blockviz.i18n import t as tr
 
@@ -194,7 +194,7 @@ def serve(settings: DemoSettings, ip: str = "127.0.0.1", port: int | None = None
     classroom = ClassServer(settings.lang, key, ip, class_port).start()
     jupyter = paths["jupyter"]
     env = {**os.environ, SETTINGS_ENV: str(paths["settings"]), "JUPYTER_TOKEN": token,
-           URL_ENV: classroom.publish_url, KEY_ENV: key,
+           URL_ENV: classroom.publish_url, KEY_ENV: key, PAGE_ENV: class_urls(ip, classroom.port)[0],
            "JUPYTER_CONFIG_DIR": str(jupyter / "config"), "JUPYTER_RUNTIME_DIR": str(jupyter / "runtime"),
            "JUPYTERLAB_SETTINGS_DIR": str(jupyter / "lab" / "user-settings"),
            "JUPYTERLAB_WORKSPACES_DIR": str(jupyter / "lab" / "workspaces")}
