@@ -33,6 +33,8 @@ VIEWS_JS = Path(__file__).resolve().parents[1] / "views" / "js"  # pool_patch.js
 MAX_PROMPT_CHARS = 300
 PROMPT_BURST, PROMPT_EVERY = 2, 20.0  # per client: 2 prompts at once, then one every 20 s
 MAX_VIEWER_BACKLOG = 300              # messages waiting for one viewer before it is dropped
+KEEPALIVE_SECONDS = 20                # an idle stream gets a comment this often, so networks keep it open
+OFFLINE = b"event: offline\ndata: {}\n\n"  # the teacher's kernel went away (a restart, a crash)
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
                                "img-src 'self' data:; frame-ancestors 'none'; form-action 'none'",
@@ -84,6 +86,9 @@ class ClassHub:
         else:
             self.patches.append(event)
         self.prompts_open = bool(message.get("prompts"))
+        self.broadcast(event)
+
+    def broadcast(self, event: bytes):
         for queue in list(self.viewers):
             if queue.qsize() >= MAX_VIEWER_BACKLOG:
                 queue.put_nowait(None)  # too slow: drop it (its EventSource reconnects and starts afresh)
@@ -92,7 +97,8 @@ class ClassHub:
                 queue.put_nowait(event)
 
     def backlog(self) -> list[bytes]:
-        return [] if self.full is None else [self.full, *self.patches]
+        events = [] if self.full is None else [self.full, *self.patches]
+        return events if self.publisher is not None else events + [OFFLINE]
 
 
 class ClassHandler(tornado.web.RequestHandler):
@@ -125,7 +131,13 @@ class EventsHandler(ClassHandler):
         try:
             self.write("retry: 1000\n\n")
             await self.flush()
-            while (event := await queue.get()) is not None:
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                except asyncio.TimeoutError:
+                    event = b":\n\n"  # a comment: EventSource ignores it
+                if event is None:
+                    return
                 self.write(event)
                 while not queue.empty():  # write what piled up in one flush
                     if (event := queue.get_nowait()) is None:
@@ -200,12 +212,13 @@ class PublishHandler(tornado.websocket.WebSocketHandler):
     def on_close(self):
         if self.hub.publisher is self:
             self.hub.publisher = None
+            self.hub.broadcast(OFFLINE)
 
 
 def page_html(lang: str) -> str:
     """The class page: the parts are filled by class.js from the feed."""
     words = {k: esc(tr(f"class.{k}", lang)) for k in ("title", "chain_title", "mapping_title", "events_title",
-                                                      "prompt_label", "prompt_send", "theme", "waiting")}
+                                                      "prompt_label", "prompt_send", "theme", "waiting", "offline")}
     return f"""<!doctype html>
 <html lang="{'zh-CN' if lang == 'zh' else 'en'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -215,6 +228,7 @@ def page_html(lang: str) -> str:
 <header class="bv-top"><div id="bv-header" class="bv-header"></div>
 <button type="button" id="bv-theme" class="bv-theme">{words['theme']}</button></header>
 <div class="bv-bar"><div id="bv-status" class="bv-status">{words['waiting']}</div><div id="bv-totals"></div></div>
+<div id="bv-offline" class="bv-offline" role="status" hidden>{words['offline']}</div>
 <main class="bv-main"><section id="bv-pool" class="bv-pool" aria-live="off"></section>
 <aside class="bv-side">
 <form id="bv-prompt" class="bv-prompt" hidden><label for="bv-prompt-text">{words['prompt_label']}</label>

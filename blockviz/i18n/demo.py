@@ -75,6 +75,8 @@ STRINGS: dict[str, dict[str, str]] = {
               "驱逐和抢占。输入提示并点击 **添加请求** 来加入你自己的请求。暂停后用 ◀ 回退，看看每个块为何处于当前状态。"},
     "class.title": {"en": "blockviz class page", "zh": "blockviz 课堂页面"},
     "class.waiting": {"en": "waiting for the teacher's engine…", "zh": "等待老师的引擎……"},
+    "class.offline": {"en": "the teacher's engine is not connected: this is the last picture it sent",
+                      "zh": "老师的引擎未连接：这是它发来的最后一幅画面"},
     "class.theme": {"en": "theme", "zh": "主题"},
     "class.events_title": {"en": "events at this step", "zh": "本步事件"},
     "class.chain_title": {"en": "hash chain", "zh": "哈希链"},

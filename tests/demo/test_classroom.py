@@ -166,3 +166,28 @@ def test_the_rate_limit_refills_over_time():
 def test_without_a_teacher_prompts_wait(server):
     server.hub.prompts_open = True
     assert post_prompt(server, "hello")[0] == 503
+
+
+def test_viewers_hear_when_the_teacher_leaves(server):
+    link = ClassLink(server.publish_url, "secret-key")
+    assert link.connected.wait(10)
+    send_full(link, server, message("full", 1))
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    conn.request("GET", "/events")
+    response = conn.getresponse()
+    text = b""
+    while b"event: full" not in text:
+        text += response.read1(65536)
+    assert b"event: offline" not in text
+    link.close()  # the kernel went away
+    while b"event: offline" not in text:
+        text += response.read1(65536)
+    conn.close()
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)  # a page that opens now learns it at once
+    conn.request("GET", "/events")
+    late = b""
+    response = conn.getresponse()
+    while b"event: offline" not in late:
+        late += response.read1(65536)
+    assert late.index(b"event: full") < late.index(b"event: offline")
+    conn.close()

@@ -29,6 +29,7 @@ export function classPage({ document, EventSource, fetch, now = () => Date.now()
     document.body.dataset.version = String(message.version);
     document.body.dataset.step = String(message.step);
     $("bv-prompt").hidden = !message.prompts;
+    $("bv-offline").hidden = true;
     seen.messages += 1;
     keep(seen.arrivals, arrived - message.time);
     keep(seen.work, performance.now() - started);
@@ -43,6 +44,7 @@ export function classPage({ document, EventSource, fetch, now = () => Date.now()
       pool = showFull(pane, { version: message.version, svg: message.pool });
       shown(message, arrived, started);
     });
+    source.addEventListener("offline", () => { $("bv-offline").hidden = false; });  // the teacher's kernel left
     source.addEventListener("patch", (e) => {
       const arrived = now(), started = performance.now();
       const message = JSON.parse(e.data);

@@ -82,6 +82,17 @@ test("the prompt form follows the teacher's switch and posts JSON; the answer is
   assert.equal(document.querySelectorAll("#bv-prompt img").length, 0);
 });
 
+test("a page says when the teacher's engine has gone, until it is back", () => {
+  const { document, source } = open();
+  const [first, second] = fixture.messages.map((m) => m.message);
+  source().send(first);
+  assert.equal(document.getElementById("bv-offline").hidden, true);
+  source().listeners.offline({ data: "{}" });
+  assert.equal(document.getElementById("bv-offline").hidden, false);
+  source().send(second);
+  assert.equal(document.getElementById("bv-offline").hidden, true);
+});
+
 test("the theme button cycles auto, light, dark", () => {
   const { document } = open();
   const button = document.getElementById("bv-theme");
