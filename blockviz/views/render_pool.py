@@ -116,7 +116,10 @@ def free_runs(snapshot: Snapshot, places: np.ndarray, touched: set[int]) -> dict
 
 
 def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
-                 selected: int | None = None, compact: bool | None = None, legend: bool = True) -> PoolPicture:
+                 selected: int | None = None, compact: bool | None = None, legend: bool = True,
+                 kept: dict[int, tuple] | None = None) -> PoolPicture:
+    """`kept`: a dict a caller keeps from one call to the next (a widget): a block whose cell would
+    come out the same is not drawn again (most of a large pool, from one step to the next)."""
     decode = decode or default_decode
     compact = snapshot.num_blocks > COMPACT_ABOVE if compact is None else compact
     cell_w, cell_h, ncols = COMPACT_CELL if compact else FULL_CELL
@@ -149,51 +152,21 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
         counts[state] += 1
         x = PAD + col * (cell_w + GAP)
         y = top + row * (cell_h + GAP)
-        style = STATE_STYLES[state]
         pos = int(places[i]) if places[i] >= 0 else None
         # compact pools are large: no token text (the detail shows it), no tooltip
-        content = ""
-        if not compact:
-            token_ids = block.token_ids or filling.get(i, ())
-            content = visible(decode(token_ids)) if token_ids else ""
-        label = f'{words["block"]} {i}: {names[state]}, {words["ref"]} {block.ref_count}, ' \
-                f'{words["hash"]} {short_hash(block.hash)}'
-        if not compact:
-            label += f', {words["tokens"]} “{content}”'
-        # An allocation moves every free block one place up the queue: a compact (large) pool leaves
-        # the places to the detail panel, so such a step changes only the blocks it touched.
-        if pos is not None:
-            label += f', {words["queued"]}' if compact else f', {words["queue"]} {pos}'
-            label += f' ({words["next"]})' if pos == 0 else ""
-        if i in touched:
-            label += f', {words["touched"]}'
-        attrs = {"data-block-id": str(i), "data-state": state.value, "data-ref": str(block.ref_count)}
-        if not compact:
-            attrs["data-queue"] = str(-1 if pos is None else pos)
-        attrs["aria-label"] = label
-        body = (f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" rx="3" fill="{style.fill}" '
-                f'class="bv-line" stroke-width="1"/>')
-        if compact:  # one string per block: a compact pool has thousands
-            body += (f'<text x="{x + cell_w / 2:g}" y="{y + cell_h / 2 + 5:g}" font-size="{GLYPH}" '
-                     f'text-anchor="middle" fill="{style.text}">{style.glyph}</text>')
+        token_ids = () if compact else block.token_ids or filling.get(i, ())
+        # everything the cell shows: a compact cell says only whether a block waits in the queue, and if next
+        key = (lang, compact, state, block.ref_count, block.hash, pos if pos is None or not compact else min(pos, 1),
+               i in touched, i == selected, x, y, token_ids, decode)
+        old = kept.get(i) if kept is not None else None
+        if old is not None and old[0] == key:
+            cell = old[1]
         else:
-            ink = style.text
-            queue_text = "" if pos is None else f"q{pos}" + (f' ▶ {words["next"]}' if pos == 0 else "")
-            body += "".join([
-                f"<title>{esc(label)}</title>",
-                text(x + 5, y + 14, f"#{i}", 12, bold=True, fill=ink),
-                text(x + cell_w - 5, y + 15, style.glyph, 14, anchor="end", fill=ink),
-                text(x + 5, y + 29, names[state], 10, fill=ink),
-                text(x + 5, y + 46, clip(content, 15), 11, fill=ink),
-                text(x + 5, y + 62, f'{words["ref"]} {block.ref_count} · {short_hash(block.hash)}', 10, fill=ink),
-                text(x + 5, y + 77, queue_text, 10, bold=pos == 0, fill=ink) if queue_text else ""])
-        if pos == 0:  # a notch on the block the next allocation pops
-            body += f'<path d="M{x} {y} L{x + 10} {y} L{x} {y + 10} Z" class="bv-fg"/>'
-        if i in touched:
-            body += touched_outline(x, y, cell_w, cell_h)
-        if i == selected:
-            body += selection(x, y, cell_w, cell_h)
-        cells.append(Cell(i, attrs, body))
+            cell = block_cell(i, block, state, pos, x, y, cell_w, cell_h, compact, visible(decode(token_ids)) if
+                              token_ids else "", i in touched, i == selected, names, words)
+            if kept is not None:
+                kept[i] = (key, cell)
+        cells.append(cell)
         col, i = col + 1, i + 1
         if col == ncols:
             row, col = row + 1, 0
@@ -209,6 +182,50 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     root["data-num-blocks"] = str(snapshot.num_blocks)
     head = background(width, bottom + PAD) + text(PAD, PAD + 12, header, 12, bold=True)
     return PoolPicture(root, head, tuple(cells), legend_svg)
+
+
+def block_cell(i: int, block, state: BlockState, pos: int | None, x: float, y: float, cell_w: float, cell_h: float,
+               compact: bool, content: str, touched: bool, selected: bool, names: dict, words: dict) -> Cell:
+    """One block's cell: its attributes (what a page sets one by one) and its markup."""
+    style = STATE_STYLES[state]
+    label = f'{words["block"]} {i}: {names[state]}, {words["ref"]} {block.ref_count}, ' \
+            f'{words["hash"]} {short_hash(block.hash)}'
+    if not compact:
+        label += f', {words["tokens"]} “{content}”'
+    # An allocation moves every free block one place up the queue: a compact (large) pool leaves
+    # the places to the detail panel, so such a step changes only the blocks it touched.
+    if pos is not None:
+        label += f', {words["queued"]}' if compact else f', {words["queue"]} {pos}'
+        label += f' ({words["next"]})' if pos == 0 else ""
+    if touched:
+        label += f', {words["touched"]}'
+    attrs = {"data-block-id": str(i), "data-state": state.value, "data-ref": str(block.ref_count)}
+    if not compact:
+        attrs["data-queue"] = str(-1 if pos is None else pos)
+    attrs["aria-label"] = label
+    body = (f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" rx="3" fill="{style.fill}" '
+            f'class="bv-line" stroke-width="1"/>')
+    if compact:  # one string per block: a compact pool has thousands
+        body += (f'<text x="{x + cell_w / 2:g}" y="{y + cell_h / 2 + 5:g}" font-size="{GLYPH}" '
+                 f'text-anchor="middle" fill="{style.text}">{style.glyph}</text>')
+    else:
+        ink = style.text
+        queue_text = "" if pos is None else f"q{pos}" + (f' ▶ {words["next"]}' if pos == 0 else "")
+        body += "".join([
+            f"<title>{esc(label)}</title>",
+            text(x + 5, y + 14, f"#{i}", 12, bold=True, fill=ink),
+            text(x + cell_w - 5, y + 15, style.glyph, 14, anchor="end", fill=ink),
+            text(x + 5, y + 29, names[state], 10, fill=ink),
+            text(x + 5, y + 46, clip(content, 15), 11, fill=ink),
+            text(x + 5, y + 62, f'{words["ref"]} {block.ref_count} · {short_hash(block.hash)}', 10, fill=ink),
+            text(x + 5, y + 77, queue_text, 10, bold=pos == 0, fill=ink) if queue_text else ""])
+    if pos == 0:  # a notch on the block the next allocation pops
+        body += f'<path d="M{x} {y} L{x + 10} {y} L{x} {y + 10} Z" class="bv-fg"/>'
+    if touched:
+        body += touched_outline(x, y, cell_w, cell_h)
+    if selected:
+        body += selection(x, y, cell_w, cell_h)
+    return Cell(i, attrs, body)
 
 
 def touched_outline(x: float, y: float, w: float, h: float) -> str:

@@ -103,6 +103,7 @@ class PoolView(TimelineView):
         self.index = TraceIndex()
         self.picture: PoolPicture | None = None  # what the latest version shows
         self.recent: OrderedDict[tuple, tuple] = OrderedDict()  # (step, selected, lang) -> (frame, picture)
+        self.cells: dict[int, tuple] = {}  # the cells last drawn, reused where a block looks the same
         self.version = 0
         super().__init__(timeline, lang, **kwargs)
         self.block_listeners.append(self.select)
@@ -116,7 +117,8 @@ class PoolView(TimelineView):
         frame, key = self.timeline.frame(step), (step, self.selected, self.lang)
         kept = self.recent.pop(key, None)
         picture = kept[1] if kept and kept[0] is frame else pool_picture(
-            frame.snapshot, frame.events, lang=self.lang, decode=self.timeline.decode, selected=self.selected)
+            frame.snapshot, frame.events, lang=self.lang, decode=self.timeline.decode, selected=self.selected,
+            kept=self.cells)
         self.recent[key] = (frame, picture)
         while len(self.recent) > RECENT:
             self.recent.popitem(last=False)
