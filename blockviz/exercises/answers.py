@@ -17,7 +17,7 @@ _FOLD = str.maketrans({
 _BRACKETS = str.maketrans({c: " " for c in "[](){}<>"})
 _INT = re.compile(r"[+-]?\d+(?:\.0*)?")
 _THOUSANDS = re.compile(r"(?<=\d)[,_ ](?=\d{3}(?!\d))")
-_UNIT = re.compile(r"\s*(bytes?|b|kib|mib|gib|blocks?|tokens?|slots?|keys?|字节|个块|块|个)\s*$", re.IGNORECASE)
+_UNIT = re.compile(r"\s*(bytes?|b|kib|mib|gib|blocks?|tokens?|slots?|keys?|字节|个块|块|个槽位|槽位|个)\s*$", re.IGNORECASE)
 
 
 MAX_ANSWER = 2000  # characters: every real answer is far shorter
@@ -111,8 +111,8 @@ def parse_amount(answer) -> int:
     return parse_int(text)
 
 
-YES = {"yes", "y", "true", "t", "1", "是", "是的", "对", "要", "需要", "会", "有"}
-NO = {"no", "n", "false", "f", "0", "否", "不", "不是", "不要", "不需要", "不会", "没有", "无"}
+YES = {"yes", "y", "true", "t", "1", "是", "是的", "对", "要", "需要", "会", "有", "能", "可以"}
+NO = {"no", "n", "false", "f", "0", "否", "不", "不是", "不要", "不需要", "不会", "没有", "无", "不能", "不可以", "错"}
 
 
 def parse_yes_no(answer) -> bool:

@@ -226,6 +226,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.prefix.mis.hit_after_miss": {
         "en": "Hits must form a prefix: can_allocate stops at the first miss and looks nothing up after it.",
         "zh": "命中必须是连续前缀：can_allocate 在第一个 miss 处停止，之后什么都不查。"},
+    "ex.prefix.mis.free_is_miss": {
+        "en": "You treated a hit on a free block as a miss (logical block(s) {blocks}). A block in the free queue "
+              "keeps its tokens and its place in hash_to_block_id until it is reused, so can_allocate still finds "
+              "it: that is a hit (F), and the walk goes on.",
+        "zh": "你把命中空闲块当成了未命中（逻辑块 {blocks}）。空闲队列里的块在被重新使用之前，token 和它在 "
+              "hash_to_block_id 里的条目都还在，所以 can_allocate 仍能找到它：这是命中（F），遍历继续。"},
     "ex.prefix.mis.free_hit_costs_nothing": {
         "en": "You treated a hit on a free block as costing nothing. Only a hit on a used block is free of "
               "charge; a revived block still leaves the free queue, so it still counts.",
@@ -308,6 +314,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "A revived free block had no owner (ref_count 0): allocate sets it to 1, it is not shared with the "
               "request that finished.",
         "zh": "被复活的空闲块原本没有持有者（ref_count 0）：allocate 把它置为 1，并不与已完成的请求共享。"},
+    "ref_counts.mis.partial_block": {
+        "en": "You counted a partly filled last block as shared. A block gets its hash only when it is full "
+              "(hash_blocks), so no later request can hit a partial block: the new request gets a fresh block of "
+              "its own, and the partial one keeps its ref_count.",
+        "zh": "你把只填了一部分的最后一块也算成了共享。块只有填满后才有 hash（hash_blocks），所以之后的请求不可能"
+              "命中未满的块：新请求会拿到一个新块，未满的那块 ref_count 不变。"},
     "ref_counts.mis.negative": {"en": "A ref_count is never negative.", "zh": "ref_count 不会是负数。"},
     "ref_counts.partial": {
         "en": "{count} of {total} right. Look again at block(s) {blocks}.",
@@ -745,6 +757,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "prepare_decode 把块表填充到 {width} 块；{label} 的那一行是 {row}。gather_kv 为它读出 {width} × {B} = "
               "{gathered} 个 key，其中 context_lens = {context} 个是它自己的。被挡住的：{gathered} − {context} = "
               "**{answer}**（它最后一块里 {rest} 个空槽，加 {pad} 个填充块 × {B}）。"},
+
+    # --- a lesson's fixed question (exercises/question.py) ------------------------------------------
+    "question.title": {"en": "Compute first, then check", "zh": "先算，再核对"},
+    "question.mistake": {"en": "{why_en}", "zh": "{why_zh}"},
+    "question.partial": {
+        "en": "{count} of {total} entries are right. Look again at entry {positions} (counting from 1).",
+        "zh": "{total} 项里对了 {count} 项。请再看第 {positions} 项（从 1 数起）。"},
+    "question.hint": {
+        "en": "Everything you need is in the cells above: the engine's state at this step and the rule of the section.",
+        "zh": "需要的都在上面的单元格里：引擎在这一步的状态，以及这一节讲的规则。"},
+    "question.answer": {"en": "The engine computed: `{answer}`.", "zh": "引擎算出的是：`{answer}`。"},
+    "question.yes": {"en": "yes", "zh": "是"},
+    "question.no": {"en": "no", "zh": "否"},
 
     # --- front ends ----------------------------------------------------------------------------------
     "ex.ui.check": {"en": "Check", "zh": "核对"},

@@ -1,4 +1,4 @@
-"""Interface strings of the lessons' helpers (blockviz/lesson_tools.py)."""
+"""Interface strings of the lessons' helpers (blockviz/lessons/)."""
 
 STRINGS: dict[str, dict[str, str]] = {
     "lesson.reading": {"en": "Reading", "zh": "核心阅读"},
@@ -6,15 +6,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "lesson.minutes": {"en": "min", "zh": "分钟"},
     "lesson.prereq": {"en": "Prerequisites", "zh": "前置"},
     "lesson.none": {"en": "none", "zh": "无"},
-    "lesson.check": {"en": "Check", "zh": "核对"},
-    "lesson.your_answer": {"en": "your answer", "zh": "你的答案"},
-    "lesson.empty": {"en": "Write an answer first (or call `.check(your_answer)` on this exercise).",
-              "zh": "先写下答案（或对这道题调用 `.check(你的答案)`）。"},
-    "lesson.unreadable": {"en": "Could not read that answer: {error}", "zh": "读不懂这个答案：{error}"},
-    "lesson.right": {"en": "✓ Right: the engine agrees.", "zh": "✓ 正确：与引擎一致。"},
-    "lesson.wrong": {"en": "✗ Not what the engine computed. Explain to yourself why before you look: ",
-              "zh": "✗ 与引擎的结果不同。先自己解释原因，再展开看："},
-    "lesson.engine_says": {"en": "the engine says", "zh": "引擎的结果"},
     "lesson.levels": {"en": "not yet|with notes|closed book", "zh": "还不会|看笔记能做|闭卷能做"},
     "lesson.save": {"en": "Save on this computer", "zh": "保存在本机"},
     "lesson.saved": {"en": "Saved to {path} (never sent anywhere).", "zh": "已保存到 {path}（不会发送到任何地方）。"},

@@ -6,8 +6,9 @@ its RoPE position (= t), the three indices learners must not confuse.
 from typing import Callable, Iterable
 
 from blockviz.i18n import t as tr
+from blockviz.queries import step_block_table
 from blockviz.states import classify_block
-from blockviz.trace.events import BlockReleased, Event
+from blockviz.trace.events import Event
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.render_pool import GLYPH, default_decode
 from blockviz.views.svg import CHAR_WIDTH, clip, esc, svg_document, text, text_width, visible
@@ -21,16 +22,6 @@ WINDOW_TOKENS = 64   # tokens shown at most (whole logical blocks, around this s
 MAX_WIDTH = 800      # logical blocks wrap onto rows: the view fits the pane of a 900 px notebook column
 MIN_COL = 34         # narrower token columns for large blocks, so a block of 16 fits a row
 PHYSICAL_W, PHYSICAL_H = 64, 26
-
-
-def step_block_table(snapshot: Snapshot, events: Iterable[Event], seq_id: int) -> tuple[tuple[int, ...], bool]:
-    """(block_table used during this step, released at its end?). A request that finished or was
-    preempted has an empty table afterwards; deallocate released it in reverse, so reverse back."""
-    seq = snapshot.seqs[seq_id]
-    if seq.block_table:
-        return seq.block_table, False
-    released = [e.block_id for e in events if isinstance(e, BlockReleased) and e.seq_id == seq_id]
-    return tuple(reversed(released)), bool(released)
 
 
 def packed_offset(snapshot: Snapshot, seq_id: int) -> int:

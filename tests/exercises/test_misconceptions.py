@@ -259,3 +259,17 @@ DECODE = dict(block_size=4, num_blocks=8, setup=[["add", "A", "abcdefghi", 4], [
 ])
 def test_decode_mask_mistakes(wrong, name):
     named("decode_mask", 9, wrong, name, **DECODE, label="B")
+
+
+def test_a_hit_on_a_free_block_treated_as_a_miss():
+    # "M -" where "F -" is right, and can_allocate answered 0: the free block's content was still cached
+    mistake("hit_pattern", ["F", "-"], "M, -", "free_is_miss", new="abcdefgh", **FINISHED)
+    mistake("hit_pattern", ["F", "-"], "M，-", "free_is_miss", new="abcdefgh", **FINISHED)
+    mistake("can_allocate", 1, "0", "free_is_miss", new="abcdefgh", **FINISHED)
+    mistake("can_allocate", 1, "0 blocks", "free_is_miss", new="abcdefgh", **FINISHED)
+
+
+def test_a_partly_filled_last_block_counted_as_shared():
+    from blockviz.exercises.kinds.refs import SEED_004
+    ex = mistake("ref_counts", [2, 2, 1], "2, 2, 2", "partial_block_shared", **SEED_004)
+    assert "hash" in ex.check("2、2、2", "zh").message

@@ -12,8 +12,9 @@ from blockviz.exercises.engine import encode, full_order  # noqa: E402
 from blockviz.exercises.kinds.kvbytes import model_config  # noqa: E402
 from blockviz.exercises.kinds.lifetime import scenario  # noqa: E402
 from blockviz.layers.attention import paged_decode_attention  # noqa: E402
-from blockviz.lesson_tools import model_inputs, step_block_table  # noqa: E402
 from blockviz.llm import LLM  # noqa: E402
+from blockviz.model_inputs import model_inputs  # noqa: E402
+from blockviz.queries import step_block_table  # noqa: E402
 from blockviz.sampling_params import SamplingParams  # noqa: E402
 from blockviz.trace.events import KVWritten  # noqa: E402
 
@@ -112,6 +113,6 @@ def test_lifetime_is_what_a_live_model_writes():
         llm.run()
         slots = sum(len(e.slots) for step in range(first, llm.num_steps + 1) for e in llm.events(step)
                     if isinstance(e, KVWritten))
-        blocks = max(len(step_block_table(llm.snapshot(step), llm.events(step), a.seq_id))
+        blocks = max(len(step_block_table(llm.snapshot(step), llm.events(step), a.seq_id)[0])
                      for step in range(first, llm.num_steps + 1))
         assert ex.answer() == {"slots": slots, "blocks": blocks}[p["ask"]], ex.id

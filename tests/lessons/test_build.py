@@ -6,7 +6,7 @@ import sys
 import nbformat
 import pytest
 
-from blockviz.lesson_tools import LESSONS
+from blockviz.lessons import LESSONS
 from tests.lessons.common import (LANG_LINE, LANGS, NAMES, ROOT, SOURCES, build_notebooks, code_cells,
                                   read)
 
@@ -14,7 +14,7 @@ from tests.lessons.common import (LANG_LINE, LANGS, NAMES, ROOT, SOURCES, build_
 def test_every_lesson_exists_in_both_languages_and_is_registered():
     for lang in LANGS:
         assert sorted(p.stem for p in SOURCES if p.parent.name == lang) == NAMES
-    assert NAMES == list(LESSONS)[:len(NAMES)], "lessons must be registered in lesson_tools.LESSONS, in order"
+    assert NAMES == list(LESSONS)[:len(NAMES)], "lessons must be registered in blockviz/lessons/catalog.py (LESSONS), in order"
     assert "00_start_here" in NAMES  # scripts/lessons.sh opens it
 
 

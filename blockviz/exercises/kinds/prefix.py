@@ -67,7 +67,7 @@ def admission(params: dict) -> Admission:
 # --- the procedure by hand, with one switch per known mistake --------------------------------
 
 def hand_walk(bm: BlockManager, tokens: list[int], block_size: int, probe_last: bool = False,
-              stop_at_miss: bool = True) -> tuple[list[str], list[int]]:
+              stop_at_miss: bool = True, free_is_miss: bool = False) -> tuple[list[str], list[int]]:
     codes, ids = [], []
     h, walking = -1, True
     n = (len(tokens) + block_size - 1) // block_size
@@ -78,7 +78,8 @@ def hand_walk(bm: BlockManager, tokens: list[int], block_size: int, probe_last: 
             codes.append("-"), ids.append(-1)
             continue
         block_id = bm.hash_to_block_id.get(h, -1)
-        if block_id == -1 or bm.blocks[block_id].token_ids != block:
+        if block_id == -1 or bm.blocks[block_id].token_ids != block or (
+                free_is_miss and block_id not in bm.used_block_ids):
             codes.append("M"), ids.append(-1)
             walking = not stop_at_miss
             continue
@@ -215,6 +216,9 @@ class HitPattern(PrefixKind):
         if value[-1] in "UF":
             return Feedback("ex.prefix.mis.last_block", {}, "last_block_hit")
         wrong = [i for i, (v, r) in enumerate(zip(value, right)) if v != r]
+        free_miss, _ = self.hand(params, solved, free_is_miss=True)
+        if "F" in right and (value == free_miss or all((value[i], right[i]) == ("M", "F") for i in wrong)):
+            return Feedback("ex.prefix.mis.free_is_miss", {"blocks": ", ".join(map(str, wrong))}, "free_is_miss")
         if all({value[i], right[i]} == {"U", "F"} for i in wrong):
             return Feedback("hit_pattern.mis.used_free", {"blocks": ", ".join(map(str, wrong))}, "used_vs_free")
         if all({value[i], right[i]} == {"M", "-"} for i in wrong):
@@ -251,6 +255,10 @@ class CanAllocate(PrefixKind):
         after, _ = self.hand(params, solved, stop_at_miss=False)
         if right != -1 and value == right + 1 and last[-1] in "UF":
             return Feedback("ex.prefix.mis.last_block", {}, "last_block_hit")
+        free_miss, _ = self.hand(params, solved, free_is_miss=True)
+        if "F" in codes and value == sum(1 for c in free_miss if c == "U") != right:
+            return Feedback("ex.prefix.mis.free_is_miss", {"blocks": ", ".join(
+                str(i) for i, c in enumerate(codes) if c == "F")}, "free_is_miss")
         if right == -1 and value == hits and hand_cost(codes, free_hits_cost=False) <= free < need:
             return Feedback("ex.prefix.mis.free_hit_costs_nothing", {}, "free_hit_costs_nothing")
         if right == -1 and value == hits:

@@ -127,6 +127,11 @@ class RefCounts(Kind):
             ("free_is_miss", [r - revived[b] for b, r in zip(ask, right)]),
             ("free_plus_one", [r + 1 if revived[b] and before.blocks[b].hash != -1 else r for b, r in zip(ask, right)]),
         ]
+        for seq in solved.facts["before"].sim.seqs.values():  # a partly filled last block taken for shared
+            table = seq.block_table
+            if len(table) > 1 and table[-1] in ask and before.blocks[table[-1]].hash == -1 and all(
+                    shared.get(b) for b in table[:-1]):
+                models.append(("partial_block_shared", [r + 1 if b == table[-1] else r for b, r in zip(ask, right)]))
         b_op = next((op for op in params["then"] if op[0] == "add"), None)
         if b_op is not None:
             tokens, B = encode(b_op[2]), params["block_size"]
@@ -142,7 +147,7 @@ class RefCounts(Kind):
         right = solved.answer
         keys = {"no_share": "ref_counts.mis.no_share", "free_is_miss": "ref_counts.mis.free_is_miss",
                 "release_to_zero": "ref_counts.mis.release_to_zero", "free_plus_one": "ref_counts.mis.free_plus_one",
-                "last_block_hit": "ex.prefix.mis.last_block"}
+                "last_block_hit": "ex.prefix.mis.last_block", "partial_block_shared": "ref_counts.mis.partial_block"}
         for name, guess in self.models(params, solved):
             if value == guess != right:
                 return Feedback(keys[name], {}, name)

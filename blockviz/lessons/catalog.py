@@ -1,0 +1,26 @@
+"""The course: its lessons in order, their titles, the languages they are written in."""
+from pathlib import Path
+
+from blockviz.i18n import LANGS
+
+REPO_DIR = Path(__file__).resolve().parents[2]
+
+# name -> title; the order is the course order
+LESSONS: dict[str, dict[str, str]] = {
+    "00_start_here": {"en": "Start here", "zh": "从这里开始"},
+    "01_token_to_slot": {"en": "Logical token → physical slot", "zh": "从逻辑 token 到物理槽位"},
+    "02_block_lifecycle": {"en": "The block lifecycle", "zh": "块的生命周期"},
+    "03_prefix_identity": {"en": "Prefix identity", "zh": "前缀的身份"},
+    "04_decode": {"en": "Decode", "zh": "解码阶段"},
+    "05_under_pressure": {"en": "Under pressure", "zh": "显存紧张时"},
+    "06_live_generation": {"en": "Live generation: a real model fills the pool", "zh": "实时生成：真实模型写满 KV 池"},
+    "07_paged_attention": {"en": "Paged attention", "zh": "分页注意力"},
+    "08_beyond_nano_vllm": {"en": "Beyond nano-vllm", "zh": "nano-vllm 之外"},
+    "09_classroom_demo": {"en": "The classroom demo", "zh": "课堂演示"},
+}
+
+
+def check_lang(lang: str) -> str:
+    if lang not in LANGS:
+        raise ValueError(f"LANG must be one of {LANGS}, got {lang!r}")
+    return lang

@@ -1,0 +1,27 @@
+"""Running a scenario up to a step, and one block's reference count over the whole run."""
+from __future__ import annotations
+
+from blockviz.queries import steps
+
+
+def ref_history(timeline, block_id: int) -> list[tuple[int, int, str]]:
+    """(step, ref_count, state) of one block after every kept step."""
+    from blockviz.states import classify_block
+    return [(step, timeline.snapshot(step).blocks[block_id].ref_count,
+             classify_block(timeline.snapshot(step), block_id).value) for step in steps(timeline)]
+
+
+def advance_to(scenario, sim, step: int) -> list:
+    """Run a scenario's requests on `sim` until `step` engine steps have run (requests arriving at
+    `step` are added, not yet scheduled). Returns the sequences added."""
+    added = []
+    pending = sorted(scenario.requests, key=lambda r: r.at_step)
+    while True:
+        while pending and pending[0].at_step <= sim.num_steps:
+            r = pending.pop(0)
+            added.append(sim.add(r.prompt, max_tokens=r.max_tokens, ignore_eos=r.ignore_eos, label=r.label,
+                                 script=r.script))
+        if sim.num_steps >= step or sim.is_finished():
+            return added
+        sim.step()
+

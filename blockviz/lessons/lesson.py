@@ -1,0 +1,193 @@
+"""The lesson object: `L = Lesson("01_token_to_slot", LANG)` in a lesson's first code cell.
+
+A sentence with numbers is a code cell that fills an f-string from the engine and shows it in the
+lesson's language (`L.say(en=..., zh=...)`). Pictures are the team's views (blockviz/views):
+`L.view` draws one at a given step, `L.show` puts live widgets under a player. Every question is a
+blockviz.exercises exercise with its one widget (`L.exercise` for the lesson's own questions,
+`L.practice` for generated ones); no answer shows until the learner asks for it.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Callable, Iterable
+
+from IPython.display import HTML, Markdown, display
+
+from blockviz.i18n import t as tr
+from blockviz.lessons.catalog import LESSONS, REPO_DIR, check_lang
+from blockviz.lessons.self_assessment import LEVELS, save_self_assessment
+from blockviz.lessons.source import def_lines
+from blockviz.lessons.tables import Row, blocks_markdown, probes_markdown, rows_markdown
+from blockviz.markup import esc
+from blockviz.queries import seq_id_of
+from blockviz.trace.snapshot import Snapshot
+from blockviz.views.render_view import render_view
+
+
+class Lesson:
+    """`L = Lesson("01_token_to_slot", LANG)` in a lesson's first code cell."""
+
+    def __init__(self, name: str, lang: str = "en"):
+        if name not in LESSONS:
+            raise ValueError(f"unknown lesson {name!r}; known: {', '.join(LESSONS)}")
+        self.name = name
+        self.lang = check_lang(lang)
+
+    # prose with computed numbers
+    def text(self, en: str, zh: str) -> str:
+        return en if self.lang == "en" else zh
+
+    def say(self, en: str, zh: str):
+        display(Markdown(self.text(en, zh)))
+
+    def title(self, name: str | None = None) -> str:
+        name = name or self.name
+        return f"{name[:2]} · {LESSONS[name][self.lang]}"
+
+    def link(self, name: str) -> str:
+        return f"[{self.title(name)}]({name}.ipynb)"
+
+    def source_file(self) -> Path:
+        return REPO_DIR / "lesson" / self.lang / f"{self.name}.md"
+
+    def reading_minutes(self) -> int | None:
+        """From the prose of this lesson's source (code cells left out): 200 English words or
+        350 Chinese characters a minute."""
+        try:
+            text = self.source_file().read_text(encoding="utf-8")
+        except OSError:
+            return None
+        text = re.sub(r"```\{code-cell\}.*?```", "", text, flags=re.S)
+        words = len(re.findall(r"[A-Za-z]+", text))
+        han = len(re.findall(r"[\u4e00-\u9fff]", text))
+        return max(1, round(words / 200 + han / 350))
+
+    def header(self, practice: tuple[int, int], prerequisites: Iterable[str] = ()):
+        lang = self.lang
+        minutes = self.reading_minutes()
+        parts = []
+        if minutes is not None:
+            parts.append(f"**{tr('lesson.reading', lang)}** ≈ {minutes} {tr('lesson.minutes', lang)}")
+        parts.append(f"**{tr('lesson.practice', lang)}** {practice[0]}–{practice[1]} {tr('lesson.minutes', lang)}")
+        prereq = ", ".join(self.link(p) for p in prerequisites) or tr("lesson.none", lang)
+        parts.append(f"**{tr('lesson.prereq', lang)}**: {prereq}")
+        display(Markdown(" · ".join(parts)))
+
+    # views -------------------------------------------------------------------------------
+    def view(self, timeline, view: str = "pool", step: int | None = None, label: str | None = None):
+        """A picture of one view ("pool", "mapping", "chain", "events", "kv") at a step (default: the
+        cursor). It stays at that step; `show` gives the live widgets."""
+        step = timeline.cursor if step is None else step
+        seq_id = seq_id_of(timeline, label) if label else None
+        display(HTML(render_view(timeline, view, step, lang=self.lang, seq_id=seq_id)))
+
+    def narrate(self, timeline, step: int | None = None, kinds: Iterable[type] = ()) -> list[str]:
+        from blockviz.views.render_events import narrate
+        step = timeline.cursor if step is None else step
+        events = [e for e in timeline.events(step) if not kinds or isinstance(e, tuple(kinds))]
+        labels = {seq_id: seq.label for seq_id, seq in timeline.snapshot(timeline.last_step).seqs.items()}
+        return [narrate(e, labels, self.lang, timeline.decode) for e in events]
+
+    def events(self, timeline, step: int | None = None, kinds: Iterable[type] = ()):
+        """The events of one step, one narrated line each."""
+        lines = self.narrate(timeline, step, kinds)
+        display(Markdown("\n".join(f"- {esc(line)}" for line in lines) or "-"))
+
+    def blocks(self, snapshot: Snapshot, blocks: Iterable[int] | None = None, decode: Callable | None = None):
+        display(Markdown(blocks_markdown(snapshot, self.lang, blocks, decode)))
+
+    def probes(self, timeline, label: str, step: int):
+        display(Markdown(probes_markdown(timeline, label, step, self.lang)))
+
+    def rows(self, rows: list[Row], columns: Iterable[str] = ("label", "row", "position", "logical", "offset",
+                                                              "physical", "slot")):
+        display(Markdown(rows_markdown(rows, self.lang, columns)))
+
+    def show(self, timeline, *views: str, label: str | None = None, step: int | None = None):
+        """Live widgets (blockviz.views.show) at `step` (default: the timeline's cursor), kept there
+        while later cells run the engine on, so the picture stays beside its text: the dashboard
+        when no view is named, else a player driving the named views ("pool", "mapping", "chain",
+        "kv", "events", ...). `label` picks the request of the mapping and chain views."""
+        import ipywidgets as w
+        from blockviz.views import show
+        at = {"step": step, "follow": False, "lang": self.lang}
+        if not views:
+            return show(timeline, "dashboard", **at)
+        seq_id = seq_id_of(timeline, label) if label else None
+        player = show(timeline, "player", **at)
+        widgets = []
+        for view in views:
+            options = {"seq_id": seq_id} if view in ("mapping", "chain") else {}
+            widgets.append(show(timeline, view, **(at | {"step": player.step}), **options))
+        player.drive(*widgets)
+        return w.VBox([player, *widgets])
+
+    # exercises ---------------------------------------------------------------------------
+    def exercise(self, question_en: str, question_zh: str, expected, explain_en: str = "", explain_zh: str = "",
+                 hint_en: str = "", hint_zh: str = "", mistakes: Iterable[tuple] = ()):
+        """A fixed question whose answer (`expected`) the engine computed, with the one exercise widget:
+        Check diagnoses the `mistakes` it names ((wrong answer, why_en, why_zh), each computed by the
+        engine), then Hint, then Show solution (the answer and `explain`), only when asked."""
+        from blockviz.exercises.question import question
+        ex = question(question_en, question_zh, expected, explain_en, explain_zh, hint_en, hint_zh,
+                      tuple(mistakes), lang=self.lang)
+        display(ex.widget())
+        return ex
+
+    def practice(self, kind: str, seed: int | None = None, **params):
+        """More practice from blockviz.exercises: a generated exercise (answer computed by the engine)
+        with its widget (answer box, Check, Hint, Show solution)."""
+        from blockviz import exercises
+        ex = exercises.make(kind, seed=seed, lang=self.lang, **params)
+        display(ex.widget())
+        return ex
+
+    # the source ----------------------------------------------------------------------------
+    def source(self, qualname: str, path: str = "blockviz/engine/block_manager.py",
+               highlight: str | Iterable[str] = (), show: bool = True):
+        """A link to `def qualname` in the repository (line numbers found in the file, never typed)
+        and the lines themselves, those containing any `highlight` text marked."""
+        first, last = def_lines(path, qualname)
+        marks = (highlight,) if isinstance(highlight, str) else tuple(highlight)
+        notebook_dir = REPO_DIR / "notebooks" / self.lang
+        href = os.path.relpath(REPO_DIR / path, notebook_dir).replace(os.sep, "/") + f"#L{first}"
+        head = (f'<a href="{href}"><code>{path}#L{first}</code></a> · <code>{qualname}</code> · '
+                f'{tr("lesson.source_lines", self.lang, first=first, last=last)}')
+        if not show:
+            display(HTML(head))
+            return
+        lines = (REPO_DIR / path).read_text(encoding="utf-8").splitlines()[first - 1:last]
+        body = []
+        for n, line in enumerate(lines, start=first):
+            code = esc(line)
+            if any(m in line for m in marks):
+                code = f'<mark style="background:#F0E442;color:#000">{code}</mark>'
+            body.append(f'<span style="opacity:.6">{n:>4}</span>  {code}')
+        display(HTML(f'<div>{head}</div><pre style="font-size:12px;line-height:1.35">' + "\n".join(body) + "</pre>"))
+
+    # self-assessment --------------------------------------------------------------------------
+    def self_assessment(self, skills: list[tuple[str, str]]):
+        """One row of buttons per skill; Save appends the ratings to ~/.blockviz/self_assessment.json
+        (or $BLOCKVIZ_HOME). Nothing is written until Save is pressed, and nothing is sent anywhere."""
+        import ipywidgets as w
+        levels = list(zip(tr("lesson.levels", self.lang).split("|"), LEVELS))  # (label, key): the file keeps the key
+        names = [self.text(en, zh) for en, zh in skills]
+        rows, buttons = [], []
+        for name in names:
+            toggle = w.ToggleButtons(options=levels, value=None, style={"button_width": "9em"})
+            buttons.append(toggle)
+            rows.append(w.VBox([w.HTML(f"<b>{esc(name)}</b>"), toggle]))
+        save = w.Button(description=tr("lesson.save", self.lang), icon="save")
+        status = w.HTML()
+
+        def on_save(_):
+            ratings = {en: (b.value or "") for (en, _zh), b in zip(skills, buttons)}
+            path = save_self_assessment(self.name, ratings, self.lang)
+            status.value = esc(tr("lesson.saved", self.lang, path=path))
+        save.on_click(on_save)
+        box = w.VBox(rows + [w.HBox([save, status])])
+        box.save_button, box.toggles = save, buttons  # for tests and for scripting
+        return box
+

@@ -1,0 +1,34 @@
+"""The learner's self-assessment, kept in a local file (~/.blockviz/self_assessment.json); nothing is sent."""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+LEVELS = ("not_yet", "with_notes", "closed_book")
+
+
+def blockviz_home() -> Path:
+    return Path(os.environ.get("BLOCKVIZ_HOME") or Path.home() / ".blockviz")
+
+
+def save_self_assessment(lesson: str, ratings: dict[str, str], lang: str = "en", home: Path | None = None) -> Path:
+    """Append one self-assessment to ~/.blockviz/self_assessment.json (a local file; nothing is sent)."""
+    path = (home or blockviz_home()) / "self_assessment.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = load_self_assessment(path.parent)
+    data.setdefault("lessons", {}).setdefault(lesson, []).append(
+        {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "lang": lang, "ratings": dict(ratings)})
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load_self_assessment(home: Path | None = None) -> dict:
+    path = (home or blockviz_home()) / "self_assessment.json"
+    if not path.exists():
+        return {"version": 1, "lessons": {}}
+    return json.loads(path.read_text(encoding="utf-8"))
+

@@ -1,0 +1,84 @@
+"""A lesson's fixed question is read and checked like every kind: tolerant input, the diagnoses the
+lesson names, hint and solution only when asked."""
+import pytest
+import torch
+from hypothesis import given, strategies as st
+
+from blockviz.exercises.question import question
+
+
+def test_a_list_answer_accepts_chinese_punctuation_and_brackets():
+    ex = question("Slots?", "槽位？", [23, 8, 9, 10])
+    for text in ["23, 8, 9, 10", "23，8，9，10", "23、8、9、10", "[23, 8, 9, 10]", "23 8 9 10", "slot_mapping = [23，8，9，10]",
+                 "２３，８，９，１０"]:
+        assert ex.check(text).correct, text
+    partly = ex.check("23, 8, 9, 11", "en")
+    assert not partly.correct and "3 of 4" in partly.message and "entry 4" in partly.message
+    assert "需要 4 个数" in ex.check("23，8", "zh").message and ex.check("23，8").malformed
+
+
+def test_a_number_reads_past_units_and_thousands():
+    ex = question("How many slots?", "多少个槽位？", 36)
+    for text in ["36", "36 slots", "36 个槽位", "36 槽位", "３６", "36.0"]:
+        assert ex.check(text).correct, text
+    assert question("Bytes?", "字节？", 1835008).check("1,835,008 bytes").correct
+    assert ex.check("thirty-six").malformed
+
+
+@pytest.mark.parametrize("answer", [False, "False", "no", torch.tensor(False)])
+def test_yes_no_in_english_and_chinese(answer):
+    if isinstance(answer, torch.Tensor):
+        answer = answer.item()
+    ex = question("Can it?", "能吗？", answer)
+    for text in ["no", "No", "n", "false", "否", "不", "不会", "不能", "没有"]:
+        assert ex.check(text).correct, text
+    for text in ["yes", "是", "会", "能", "可以"]:
+        result = ex.check(text)
+        assert not result.correct and not result.malformed, text
+    assert ex.answer_text("zh") == "否" and ex.answer_text("en") == "no"
+
+
+def test_a_word_answer_ignores_case_and_spaces():
+    ex = question("Who is preempted?", "谁被抢占？", "b")
+    assert ex.check(" B ").correct and not ex.check("A").correct
+
+
+def test_a_named_mistake_gets_its_own_diagnosis_in_the_learners_language():
+    ex = question("Slots?", "槽位？", [23, 8, 9, 10], "It jumps.", "会跳跃。",
+                  mistakes=[([3, 4, 5, 6], "That is t itself: the table was skipped.", "这就是 t 本身：没有查块表。"),
+                            ([23, 8, 9, 10], "never shown", "不会出现")])  # a "mistake" equal to the answer is dropped
+    assert len(ex.params["mistakes"]) == 1
+    assert "没有查块表" in ex.check("3、4、5、6", "zh").message
+    assert "table was skipped" in ex.check("3, 4, 5, 6", "en").message
+    assert ex.check("23、8、9、10").correct
+
+
+def test_nothing_reveals_the_answer_until_asked():
+    ex = question("Slots of A?", "A 的槽位？", [23, 8, 9, 10], "Because the table jumps.", "因为块表会跳。")
+    shown = ex.prompt_in("en") + ex.prompt_in("zh") + ex.hint("en") + ex.hint("zh") + ex.check("1,2,3,4").message
+    assert "23" not in shown and "jumps" not in shown
+    assert "23, 8, 9, 10" in ex.solution("en") and "块表会跳" in ex.solution("zh")
+    widget = ex.widget()
+    assert widget.feedback.value == "" and "23" not in widget.prompt.value
+
+
+def test_tensors_and_numpy_answers_become_plain_values():
+    import numpy as np
+    assert question("q", "q", torch.tensor([0, 5, 9])).answer() == [0, 5, 9]
+    assert question("q", "q", np.int64(7)).answer() == 7
+
+
+@pytest.mark.parametrize("bad", [None, [], "", 1.5, {"a": 1}])
+def test_an_answer_no_reader_can_read_is_refused_when_the_question_is_made(bad):
+    with pytest.raises(ValueError):
+        question("q", "q", bad)
+
+
+def test_a_question_needs_both_languages():
+    with pytest.raises(ValueError, match="en and zh"):
+        question("only English", "", 3)
+
+
+@given(st.lists(st.integers(0, 10**6), min_size=1, max_size=12), st.sampled_from([", ", "，", "、", " ", "；"]))
+def test_any_list_written_with_any_separator_is_read_back(values, separator):
+    assert question("q", "q", values).check(separator.join(map(str, values))).correct
