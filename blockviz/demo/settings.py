@@ -1,6 +1,7 @@
 """The demo's settings: chosen once at start (`blockviz demo` options), saved as JSON for the
 notebook's kernel, and checked before anything starts so a bad option is a clear one-line error."""
 import json
+import math
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
@@ -100,12 +101,13 @@ class DemoSettings:
         whole("the refresh interval (ms)", self.refresh_ms, 0)
         if self.history is not None:
             whole("the history (steps kept)", self.history, 1)
-        if isinstance(self.pace, bool) or not isinstance(self.pace, (int, float)) or self.pace < 0:
-            raise DemoError(f"the pace (steps per second) must be >= 0 (0: as fast as it goes), got {self.pace!r}")
+        if isinstance(self.pace, bool) or not isinstance(self.pace, (int, float)) or not 0 <= self.pace < math.inf:
+            raise DemoError(f"the pace (steps per second) must be a number >= 0 (0: as fast as it goes), got {self.pace!r}")
         if not 0 < self.view_budget <= 1:
             raise DemoError(f"the views' share of the time must be in (0, 1], got {self.view_budget}")
-        if not isinstance(self.temperature, (int, float)) or self.temperature < 0:
-            raise DemoError(f"temperature must be >= 0, got {self.temperature!r}")
+        if isinstance(self.temperature, bool) or not isinstance(self.temperature, (int, float)) \
+                or not 0 <= self.temperature < math.inf:
+            raise DemoError(f"temperature must be a number >= 0, got {self.temperature!r}")
         if self.lang not in LANGS:
             raise DemoError(f"unknown language {self.lang!r}; choose one of {', '.join(LANGS)}")
         if self.requests and not self.user_prompts:

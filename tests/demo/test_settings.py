@@ -15,7 +15,7 @@ from blockviz.sampling_params import SamplingParams
     ({"kv_memory": -5}, "KV memory"),
     ({"requests": -1}, "number of requests"),
     ({"max_tokens": 0}, "max tokens"),
-    ({"temperature": -1}, "temperature must be >= 0"),
+    ({"temperature": -1}, "temperature must be a number >= 0"),
     ({"lang": "fr"}, "unknown language 'fr'"),
     ({"device": "tpu"}, "unknown device 'tpu'"),
     ({"dtype": "int8"}, "unknown dtype 'int8'; choose one of float32, bfloat16, float16"),
@@ -122,3 +122,10 @@ def test_the_engine_keeps_a_bounded_history(settings):
     engine.add_request([1, 2, 3, 4, 5], SamplingParams(temperature=0.0, max_tokens=12, ignore_eos=True))
     engine.run()
     assert engine.last_step >= 12 and 0 < engine.first_step and engine.last_step - engine.first_step <= 5
+
+
+@pytest.mark.parametrize("option", ["temperature", "pace"])
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -1.0, True, "8"])
+def test_temperature_and_pace_must_be_finite_numbers(option, value):
+    with pytest.raises(DemoError, match=option if option == "temperature" else "pace"):
+        DemoSettings(**{option: value}).check_options()
