@@ -121,6 +121,21 @@ def test_prefill_without_block_tables_is_plain_causal_attention():
     torch.testing.assert_close(out, expected, atol=1e-5, rtol=1e-5)
 
 
+def test_prefill_of_equal_lengths_takes_sdpa_causal_path_and_equals_dense():
+    """Fresh prompts of one length are attended without padding or mask (is_causal); the result
+    must be the same as the by-hand reference, as for the padded path above."""
+    torch.manual_seed(1)
+    lengths = [6, 6, 6]
+    seqs = [(torch.randn(n, HEADS, HEAD_DIM), torch.randn(n, KV_HEADS, HEAD_DIM), torch.randn(n, KV_HEADS, HEAD_DIM))
+            for n in lengths]
+    layer = Attention(HEADS, HEAD_DIM, HEAD_DIM ** -0.5, KV_HEADS)
+    cu = cumsum0(lengths)
+    set_context(True, cu, cu, max(lengths), max(lengths))
+    out = layer(*(torch.cat([s[i] for s in seqs]) for i in range(3)))
+    expected = torch.cat([dense_reference(*s) for s in seqs])
+    torch.testing.assert_close(out, expected, atol=1e-5, rtol=1e-5)
+
+
 def test_store_kvcache_writes_slots_and_skips_minus_one():
     block_size = 4
     k_cache = torch.zeros(3, block_size, KV_HEADS, HEAD_DIM)
