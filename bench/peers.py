@@ -1,0 +1,190 @@
+"""blockviz's LLM beside transformers' generate and vLLM: the same model, prompts and greedy
+settings, in one run.
+
+    .venv/bin/python bench/peers.py [--model PATH] [--threads 2] [--repeats 3] [--block-size 16] [--no-vllm]
+
+For batch 1, 8 and 32: prompts of 64 random tokens with distinct first tokens (no shared prefixes),
+64 generated tokens each, greedy, EOS ignored. Every round draws new prompts, so no engine serves a
+prompt from its prefix cache, and times each engine on them one after the other (the order turns
+from round to round); after one warm-up round each figure is the best of --repeats.
+
+  prefill tok/s  batch x 64 / the time of a generate with max_tokens=1
+  decode tok/s   batch x 63 / (the time of a 64-token generate - the time of a 1-token one)
+  generate ms    the 64-token generate; "x HF" after a figure is that engine's speed over
+                 transformers' (goal for blockviz's default, recording on: >= 1.0)
+  same tokens    outputs equal to blockviz's (recording on) token for token, over every round
+
+Engines: blockviz's `LLM.generate` with recording on (the default: what users run) and off
+(`record=False`); transformers' `generate` (do_sample=False, its default cache and attention) on the
+same safetensors, float32, in this process with the same torch threads; vLLM's offline `LLM` on CPU
+(float32, block size 32, eager), which lives in its own environment: bench/peer_vllm.py runs under
+.venv-vllm's python (scripts/vllm_env.sh makes it) and answers over a pipe. Without that environment
+the vLLM rows are skipped and the reason printed. transformers is blockviz's test dependency.
+"""
+import argparse
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import torch
+
+from blockviz.llm import LLM
+from blockviz.models import DEFAULT_MODEL_DIR
+from blockviz.sampling_params import SamplingParams
+from blockviz.vllm.serve import MAKE_ENV, PROJECT_VLLM_PYTHON
+
+PROMPT_LEN = 64
+NEW_TOKENS = 64
+BATCHES = (1, 8, 32)
+VLLM_LOG = Path(__file__).resolve().parents[1] / "out" / "bench" / "peer_vllm.log"
+
+Tokens = list[list[int]]
+
+
+def prompts(batch: int, vocab: int, seed: int) -> Tokens:
+    g = torch.Generator().manual_seed(seed)
+    return [[i % vocab] + torch.randint(0, vocab, (PROMPT_LEN - 1,), generator=g).tolist() for i in range(batch)]
+
+
+class Blockviz:
+
+    def __init__(self, model: Path, block_size: int, record: bool):
+        self.name = "blockviz" if record else "blockviz record=False"
+        self.llm = LLM(model, device="cpu", kvcache_block_size=block_size, record=record)
+
+    def __call__(self, batch: Tokens, max_tokens: int) -> tuple[float, Tokens]:
+        params = SamplingParams(temperature=0, max_tokens=max_tokens, ignore_eos=True)
+        start = time.perf_counter()
+        outputs = self.llm.generate(batch, params)
+        return time.perf_counter() - start, [out["token_ids"] for out in outputs]
+
+
+class Transformers:
+    name = "transformers"
+
+    def __init__(self, model: Path):
+        import transformers
+        self.model = transformers.AutoModelForCausalLM.from_pretrained(model, dtype=torch.float32).eval()
+        self.version = transformers.__version__
+
+    def __call__(self, batch: Tokens, max_tokens: int) -> tuple[float, Tokens]:
+        ids = torch.tensor(batch)
+        start = time.perf_counter()
+        out = self.model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=max_tokens,
+                                  do_sample=False, eos_token_id=None, pad_token_id=0)
+        return time.perf_counter() - start, out[:, ids.size(1):].tolist()
+
+
+class Vllm:
+    """vLLM's offline LLM in its own environment's python (bench/peer_vllm.py), over a pipe."""
+    name = "vLLM"
+
+    def __init__(self, python: Path, model: Path, threads: int, max_num_seqs: int):
+        VLLM_LOG.parent.mkdir(parents=True, exist_ok=True)
+        self.log = open(VLLM_LOG, "w")
+        script = Path(__file__).with_name("peer_vllm.py")
+        self.process = subprocess.Popen(
+            [str(python), str(script), str(model), "--threads", str(threads), "--max-num-seqs", str(max_num_seqs)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        ready = self.answer()
+        self.version = ready["vllm"]
+
+    def answer(self) -> dict:
+        line = self.process.stdout.readline()
+        if not line:
+            self.process.wait()
+            raise RuntimeError(f"vLLM exited (code {self.process.returncode}); its log: {VLLM_LOG}")
+        return json.loads(line)
+
+    def __call__(self, batch: Tokens, max_tokens: int) -> tuple[float, Tokens]:
+        self.process.stdin.write(json.dumps({"prompts": batch, "max_tokens": max_tokens}) + "\n")
+        self.process.stdin.flush()
+        reply = self.answer()
+        return reply["seconds"], reply["token_ids"]
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+        self.log.close()
+
+
+def start_vllm(args, model: Path) -> tuple[Vllm | None, str]:
+    """(the vLLM peer, "") or (None, why its rows are skipped)."""
+    if args.no_vllm:
+        return None, "--no-vllm"
+    if not PROJECT_VLLM_PYTHON.is_file():
+        return None, f"no vLLM environment at {PROJECT_VLLM_PYTHON.parent.parent} (create it with `{MAKE_ENV}`)"
+    print(f"starting vLLM ({PROJECT_VLLM_PYTHON}; log in {VLLM_LOG}) ...", flush=True)
+    try:
+        return Vllm(PROJECT_VLLM_PYTHON, model, args.threads, max(BATCHES)), ""
+    except RuntimeError as e:
+        return None, str(e)
+
+
+def ratio(value: float, base: float) -> str:
+    return f"{value / base:.2f}"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL_DIR, help="model folder (default: the embedded model)")
+    parser.add_argument("--threads", type=int, default=2, help="torch CPU threads, for every engine")
+    parser.add_argument("--repeats", type=int, default=3, help="rounds after the warm-up; each figure is the best")
+    parser.add_argument("--block-size", type=int, default=16, help="blockviz's KV block size")
+    parser.add_argument("--no-vllm", action="store_true", help="leave vLLM out")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    engines = [Blockviz(args.model, args.block_size, record=True), Blockviz(args.model, args.block_size, record=False),
+               Transformers(args.model)]
+    vllm, skipped = start_vllm(args, args.model)
+    if vllm:
+        engines.append(vllm)
+    vocab = engines[0].llm.config.hf_config.vocab_size
+    print(f"model: {args.model.name}; {args.threads} torch threads; prompts of {PROMPT_LEN} tokens, {NEW_TOKENS} "
+          f"generated, greedy; blockviz block size {args.block_size}; transformers {engines[2].version}; "
+          + (f"vLLM {vllm.version} (block size 32)" if vllm else f"vLLM skipped: {skipped}"))
+    print(f"{'batch':>5}  {'engine':<22} {'prefill tok/s (x HF)':>21} {'decode tok/s (x HF)':>20} "
+          f"{'generate ms (x HF)':>19}  same tokens", flush=True)
+    try:
+        for batch in BATCHES:
+            print_rows(batch, measure(engines, batch, vocab, args.repeats))
+    finally:
+        if vllm:
+            vllm.close()
+
+
+def print_rows(batch: int, figures: dict[str, tuple[float, float, int, int]]):
+    hf_first, hf_full, _, _ = figures["transformers"]
+    hf_prefill, hf_decode = batch * PROMPT_LEN / hf_first, batch * (NEW_TOKENS - 1) / (hf_full - hf_first)
+    for name, (first, full, same, total) in figures.items():
+        prefill, decode = batch * PROMPT_LEN / first, batch * (NEW_TOKENS - 1) / (full - first)
+        print(f"{batch:>5}  {name:<22} {prefill:>13,.0f} ({ratio(prefill, hf_prefill)}) "
+              f"{decode:>12,.0f} ({ratio(decode, hf_decode)}) {full * 1e3:>11.1f} ({ratio(hf_full, full)})  "
+              f"{same}/{total}", flush=True)
+
+
+def measure(engines: list, batch: int, vocab: int, repeats: int) -> dict[str, tuple[float, float, int, int]]:
+    """Per engine: (best 1-token generate s, best 64-token generate s, outputs equal to blockviz's, outputs)."""
+    first = {e.name: float("inf") for e in engines}
+    full = dict(first)
+    same = {e.name: 0 for e in engines}
+    for round_ in range(repeats + 1):
+        batch_prompts = prompts(batch, vocab, seed=1000 * batch + round_)
+        turn = round_ % len(engines)
+        outputs = {}
+        for engine in engines[turn:] + engines[:turn]:
+            seconds_1, _ = engine(batch_prompts, 1)
+            seconds, outputs[engine.name] = engine(batch_prompts, NEW_TOKENS)
+            if round_:  # round 0 warms up
+                first[engine.name] = min(first[engine.name], seconds_1)
+                full[engine.name] = min(full[engine.name], seconds)
+        reference = outputs[engines[0].name]
+        for name, out in outputs.items():
+            same[name] += sum(a == b for a, b in zip(out, reference))
+    total = batch * (repeats + 1)
+    return {e.name: (first[e.name], full[e.name], same[e.name], total) for e in engines}
+
+
+if __name__ == "__main__":
+    main()
