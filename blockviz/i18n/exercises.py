@@ -711,7 +711,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "{total} 项里对了 {count} 项。请再看第 {positions} 项（从 0 数）。"},
     "prefill_batch.solution_header": {
         "en": "| request | num_cached_tokens | positions computed | new tokens (q) | keys (k) | slots |",
-        "zh": "| 请求 | num_cached_tokens | 计算的位置 | 新 token 数 (q) | key 数 (k) | 槽位 |"},
+        "zh": "| 请求 | num_cached_tokens | 计算的位置 | 新 token 数（q）| key 数（k）| 槽位 |"},
     "prefill_batch.solution": {
         "en": "cu_seqlens_q = [{q}], cu_seqlens_k = [{k}]. Answer: **{answer}**.",
         "zh": "cu_seqlens_q = [{q}]，cu_seqlens_k = [{k}]。答案：**{answer}**。"},

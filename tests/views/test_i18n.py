@@ -24,7 +24,7 @@ def test_every_view_string_has_every_language_with_the_same_fields():
                                      (0, "request A arrives with 0 prompt tokens")])
 def test_english_counts_one_thing_in_the_singular(n, text):
     assert t("ev.add", "en", seq="A", n=n) == text
-    assert t("ev.add", "zh", seq="A", n=n) == f"请求A到达,prompt有{n}个token"
+    assert t("ev.add", "zh", seq="A", n=n) == f"请求A到达，prompt有{n}个token"
 
 
 def test_view_strings_are_merged_into_the_table():

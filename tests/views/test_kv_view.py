@@ -85,7 +85,7 @@ def test_the_widget_switches_between_k_and_v(engine):
     assert "· V ·" in parse(widget.svg).get("aria-label")
     assert widget.svg == render_view(engine, "kv", engine.cursor, kv="v")
     zh = show(engine, "kv", lang="zh", kv="v")
-    assert zh.kv == "v" and zh.strings["v"] == "V(值)"
+    assert zh.kv == "v" and zh.strings["v"] == "V（值）"
 
 
 def test_a_trace_saved_before_v_was_recorded_still_loads_and_shows_k(engine, tmp_path):
