@@ -1,7 +1,9 @@
-"""Lessons as a learner meets them: JupyterLab opens a lesson notebook (the first one in English, the
-live-model one in Chinese) and runs every cell with no error; its views are drawn; a "compute first,
-then check" question answered wrong shows the engine's answer, which it then accepts; a practice
-exercise rejects a wrong answer and accepts the one the engine computes here. Saves
+"""Lessons as a learner meets them: JupyterLab opens a lesson notebook (the first one in Chinese, the
+live-model one in English) and runs every cell with no error; its views are drawn; a "compute first,
+then check" question shows nothing of its answer until asked, rejects a wrong answer, shows the
+engine's answer under Show solution and accepts it (in Chinese written with full-width commas, as a
+Chinese keyboard types it); a practice exercise rejects a wrong answer and accepts the one the engine
+computes here. Saves
 out/browser/lesson-{lang}-{lesson}.png.
 
 Run alone: .venv/bin/python -m pytest tests/browser/test_lesson.py
@@ -21,7 +23,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "out" / "browser"
 # (language, lesson, a view it draws, the kind and seed of a "more practice" cell in it)
-LESSONS = [("en", "01_token_to_slot", "mapping", "slot", 1), ("zh", "06_live_generation", "kv", "kv_bytes", 1)]
+LESSONS = [("zh", "01_token_to_slot", "mapping", "slot", 1), ("en", "06_live_generation", "kv", "kv_bytes", 1)]
 
 # Code cells not yet run, and the errors of those that ran (run-all stops at the first error).
 RUN_STATE = """() => {
@@ -60,15 +62,17 @@ def test_a_lesson_runs_and_checks_answers_in_jupyterlab(chromium, lesson):
         assert page.evaluate(RUN_STATE) == {"pending": 0, "errors": []}
         page.locator(f'svg[data-view="{view}"]').first.wait_for(timeout=30_000)
 
-        question = page.locator(".bv-exercise", has=page.locator(
-            f'input[placeholder="{t("lesson.your_answer", lang)}"]')).first
-        check = t("lesson.check", lang)
-        wrong = answer(question, "987654321", check, "false")
-        engine_says = wrong.locator("details code").first.text_content()
-        answer(question, engine_says, check, "true")
+        check = t("ex.ui.check", lang)
+        question = page.locator(".bv-exercise", has_text=t("question.title", lang)).first
+        assert not question.locator(".bv-feedback").count()  # Run All revealed nothing
+        answer(question, "987654321", check, "false")
+        question.locator("button", has_text=t("ex.ui.solution", lang)).click()
+        solution = question.locator(".widget-html").last.locator("code").first
+        solution.wait_for(timeout=30_000)
+        engine_says = solution.text_content()
+        answer(question, engine_says.replace(", ", "，") if lang == "zh" else engine_says, check, "true")
 
         practice = page.locator(".bv-exercise", has_text=practice_exercise.id).first
-        check = t("ex.ui.check", lang)
         answer(practice, "-5", check, "false")
         answer(practice, practice_exercise.answer_text(lang), check, "true")
         practice.scroll_into_view_if_needed()
