@@ -82,3 +82,10 @@ def test_a_question_needs_both_languages():
 @given(st.lists(st.integers(0, 10**6), min_size=1, max_size=12), st.sampled_from([", ", "，", "、", " ", "；"]))
 def test_any_list_written_with_any_separator_is_read_back(values, separator):
     assert question("q", "q", values).check(separator.join(map(str, values))).correct
+
+
+def test_a_mistake_must_be_answerable_like_the_answer():
+    with pytest.raises(ValueError, match="not read like the answer"):
+        question("q", "q", [1, 2, 3], mistakes=[([1, 2], "short", "短")])
+    with pytest.raises(ValueError, match="not read like the answer"):
+        question("q", "q", 3, mistakes=[([1, 2], "a list", "列表")])
