@@ -78,7 +78,9 @@ def wait_for_counters(client, before: dict, queried: int, timeout: float = 10.0)
 
 
 def test_the_views_draw_the_real_cache_with_its_text(live_watch, texts):
-    from blockviz.views.render_forest import render_forest, short, shown
+    from blockviz.markup import CONTROL_PICTURES
+    from blockviz.views.render_forest import render_forest, short
+    from blockviz.views.svg import visible
     from tests.views.svgtools import parse
     tokenizer, _ = texts
     live_watch.settle()
@@ -88,7 +90,7 @@ def test_the_views_draw_the_real_cache_with_its_text(live_watch, texts):
     assert set(cells) == {short(r.hash) for r in picture.blocks}
     block = picture.blocks[-1]
     label = cells[short(block.hash)].get("aria-label")
-    assert shown(tokenizer.decode(list(block.token_ids))) in label
+    assert visible(tokenizer.decode(list(block.token_ids))).translate(CONTROL_PICTURES) in label
 
 
 def test_a_gap_from_dropped_messages_is_filled_from_replay(vllm_server, live_watch, texts, tmp_path):
