@@ -6,6 +6,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "lesson.minutes": {"en": "min", "zh": "分钟"},
     "lesson.prereq": {"en": "Prerequisites", "zh": "前置"},
     "lesson.none": {"en": "none", "zh": "无"},
+    "lesson.reveal": {"en": "The engine's answer: open it once you have written yours",
+                      "zh": "引擎的答案：先写下你的答案，再展开"},
     "lesson.levels": {"en": "not yet|with notes|closed book", "zh": "还不会|看笔记能做|闭卷能做"},
     "lesson.save": {"en": "Save on this computer", "zh": "保存在本机"},
     "lesson.saved": {"en": "Saved to {path} (never sent anywhere).", "zh": "已保存到 {path}（不会发送到任何地方）。"},

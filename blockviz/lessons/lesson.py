@@ -42,6 +42,12 @@ class Lesson:
     def say(self, en: str, zh: str):
         display(Markdown(self.text(en, zh)))
 
+    def reveal(self, en: str, zh: str):
+        """A computed answer folded away: Run All shows only its summary line, and the learner opens it
+        after answering the question before it."""
+        display(Markdown(f"<details><summary>{esc(tr('lesson.reveal', self.lang))}</summary>\n\n"
+                         f"{self.text(en, zh)}\n\n</details>"))
+
     def title(self, name: str | None = None) -> str:
         name = name or self.name
         return f"{name[:2]} · {LESSONS[name][self.lang]}"

@@ -57,11 +57,11 @@ def typed_numbers(text: str) -> list[str]:
     return found
 
 
-PROSE_CALLS = {"say", "exercise", "text"}
+PROSE_CALLS = {"say", "reveal", "exercise", "text"}
 
 
 def prose_literals(code: str) -> list[str]:
-    """The literal text parts of the strings passed to say/exercise/text calls in a code cell."""
+    """The literal text parts of the strings passed to say/reveal/exercise/text calls in a code cell."""
     out = []
     for node in ast.walk(ast.parse(code)):
         if not isinstance(node, ast.Call):

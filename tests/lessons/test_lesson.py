@@ -38,3 +38,11 @@ def test_a_lesson_question_is_an_exercise_that_reveals_nothing_until_asked():
     assert widget.check().correct
     widget.solution_button.click()
     assert "23, 8, 9, 10" in widget.feedback.value and "会跳跃" in widget.feedback.value
+
+
+def test_reveal_folds_the_answer_away(monkeypatch):
+    shown = []
+    monkeypatch.setattr("blockviz.lessons.lesson.display", shown.append)
+    Lesson("01_token_to_slot", "zh").reveal(en="slot **10**", zh="槽位 **10**")
+    text = shown[0].data
+    assert text.startswith("<details><summary>") and "槽位 **10**" in text.split("</summary>", 1)[1]
