@@ -37,8 +37,19 @@ def seq_by_label(snapshot: Snapshot, label: str) -> SeqView:
     raise KeyError(f"no request labelled {label!r} at step {snapshot.step}")
 
 
+def labels_of(timeline) -> dict[int, str]:
+    """Request labels of the whole timeline (a request added mid-run is in later snapshots only)."""
+    labels = getattr(timeline, "labels", None)
+    if labels is None:
+        labels = {seq_id: seq.label for seq_id, seq in timeline.snapshot(timeline.last_step).seqs.items()}
+    return labels
+
+
 def seq_id_of(timeline, label: str) -> int:
-    return seq_by_label(timeline.snapshot(timeline.last_step), label).seq_id
+    for seq_id, known in labels_of(timeline).items():
+        if known == label:
+            return seq_id
+    raise KeyError(f"no request labelled {label!r} in this timeline")
 
 
 def step_block_table(snapshot: Snapshot, events: Iterable[Event], seq_id: int) -> tuple[tuple[int, ...], bool]:

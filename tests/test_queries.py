@@ -75,3 +75,12 @@ def test_a_finished_request_keeps_the_table_it_used_in_its_last_step():
         for seq_id in snap.scheduled:
             table, released = step_block_table(snap, events, seq_id)
             assert table and released == (not snap.seqs[seq_id].block_table)
+
+
+def test_labels_of_a_timeline_and_the_id_of_a_label():
+    from blockviz.queries import labels_of
+    sim = load_scenario("seed004").run()
+    labels = labels_of(sim)
+    assert sorted(labels.values()) == ["A", "B"] and seq_id_of(sim, "B") == next(i for i, l in labels.items() if l == "B")
+    with pytest.raises(KeyError, match="no request labelled 'Z'"):
+        seq_id_of(sim, "Z")

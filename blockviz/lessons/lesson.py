@@ -21,7 +21,7 @@ from blockviz.lessons.self_assessment import LEVELS, save_self_assessment
 from blockviz.lessons.source import def_lines
 from blockviz.lessons.tables import Row, blocks_markdown, probes_markdown, rows_markdown
 from blockviz.markup import esc
-from blockviz.queries import seq_id_of
+from blockviz.queries import labels_of, seq_id_of
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.render_view import render_view
 
@@ -93,8 +93,7 @@ class Lesson:
         from blockviz.views.render_events import narrate
         step = timeline.cursor if step is None else step
         events = [e for e in timeline.events(step) if not kinds or isinstance(e, tuple(kinds))]
-        labels = {seq_id: seq.label for seq_id, seq in timeline.snapshot(timeline.last_step).seqs.items()}
-        return [narrate(e, labels, self.lang, timeline.decode) for e in events]
+        return [narrate(e, labels_of(timeline), self.lang, timeline.decode) for e in events]
 
     def events(self, timeline, step: int | None = None, kinds: Iterable[type] = ()):
         """The events of one step, one narrated line each."""

@@ -1,5 +1,6 @@
 """Any view of a timeline at any step, by name: what widgets, exports and the HTML player share."""
 from blockviz.i18n import t
+from blockviz.queries import labels_of
 from blockviz.trace.events import KVWritten
 from blockviz.views.render_chain import render_chain
 from blockviz.views.render_events import render_events
@@ -10,14 +11,6 @@ from blockviz.views.svg import svg_document, text, text_width
 from blockviz.views.trace_index import KVIndex, TraceIndex, tokens_when_probed
 
 SVG_VIEWS = ("pool", "mapping", "chain", "events", "kv")
-
-
-def labels_of(timeline) -> dict[int, str]:
-    """Request labels of the whole timeline (a request added mid-run is in later snapshots only)."""
-    labels = getattr(timeline, "labels", None)
-    if labels is None:
-        labels = {seq_id: seq.label for seq_id, seq in timeline.frames[-1].snapshot.seqs.items()}
-    return labels
 
 
 def default_seq(timeline, step: int) -> int | None:
