@@ -89,3 +89,15 @@ def test_a_mistake_must_be_answerable_like_the_answer():
         question("q", "q", [1, 2, 3], mistakes=[([1, 2], "short", "短")])
     with pytest.raises(ValueError, match="not read like the answer"):
         question("q", "q", 3, mistakes=[([1, 2], "a list", "列表")])
+
+
+QUESTIONS = [question("q", "q", [23, 8, 9, 10]), question("q", "q", 36), question("q", "q", False),
+             question("q", "q", "b")]
+
+
+@given(st.text(max_size=80))
+def test_any_text_gets_a_message_never_an_error(text):
+    for ex in QUESTIONS:
+        for lang in ("en", "zh"):
+            result = ex.check(text, lang)
+            assert result.message and (not result.correct or not result.malformed)
