@@ -87,8 +87,11 @@ class Vllm:
         self.process = subprocess.Popen(
             [str(python), str(script), str(model), "--threads", str(threads), "--max-num-seqs", str(max_num_seqs)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True)
-        ready = self.answer()
-        self.version = ready["vllm"]
+        try:
+            self.version = self.answer()["vllm"]
+        except RuntimeError:
+            self.log.close()
+            raise
 
     def answer(self) -> dict:
         line = self.process.stdout.readline()
@@ -128,21 +131,23 @@ def ratio(value: float, base: float) -> str:
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL_DIR, help="model folder (default: the embedded model)")
+    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL_DIR,
+                        help="model folder (default: the embedded model)")
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads, for every engine")
     parser.add_argument("--repeats", type=int, default=3, help="rounds after the warm-up; each figure is the best")
     parser.add_argument("--block-size", type=int, default=16, help="blockviz's KV block size")
     parser.add_argument("--no-vllm", action="store_true", help="leave vLLM out")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    engines = [Blockviz(args.model, args.block_size, record=True), Blockviz(args.model, args.block_size, record=False),
-               Transformers(args.model)]
+    hf = Transformers(args.model)
+    engines = [Blockviz(args.model, args.block_size, record=True),
+               Blockviz(args.model, args.block_size, record=False), hf]
     vllm, skipped = start_vllm(args, args.model)
     if vllm:
         engines.append(vllm)
     vocab = engines[0].llm.config.hf_config.vocab_size
     print(f"model: {args.model.name}; {args.threads} torch threads; prompts of {PROMPT_LEN} tokens, {NEW_TOKENS} "
-          f"generated, greedy; blockviz block size {args.block_size}; transformers {engines[2].version}; "
+          f"generated, greedy; blockviz block size {args.block_size}; transformers {hf.version}; "
           + (f"vLLM {vllm.version} (block size 32)" if vllm else f"vLLM skipped: {skipped}"))
     print(f"{'batch':>5}  {'engine':<22} {'prefill tok/s (x HF)':>21} {'decode tok/s (x HF)':>20} "
           f"{'generate ms (x HF)':>19}  same tokens", flush=True)
