@@ -38,8 +38,8 @@ class Session(Timeline):
 
     def __init__(self, config: Config, record: bool = True, history: int | None = None,
                  record_to: str | None = None):
-        if history is not None and (isinstance(history, bool) or not isinstance(history, int) or history < 1):
-            raise ValueError(f"history must be a number of steps >= 1 (or None to keep every step), got {history!r}")
+        if history is not None:
+            checks.whole("history (steps kept; None keeps every step)", history, 1)
         self.config = config
         self.record = record
         self.history = history

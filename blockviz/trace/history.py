@@ -89,7 +89,6 @@ class History:
         may start at a later step (a picture of a live engine, a segment of a saved trace)."""
         self.block_size = block_size
         self.num_blocks = num_blocks
-        self.initial_order = range(num_blocks) if free_order is None else list(free_order)
         self.initial_order_array = np.arange(num_blocks) if free_order is None else np.array(free_order)
         self.first_step = start           # the oldest step still kept
         self.num_steps = start            # the step being written next (the last one is num_steps - 1)
@@ -97,8 +96,8 @@ class History:
         self.payloads: dict[int, dict] = {}
         self.blocks: dict[int, Versions] = {}   # only blocks that ever changed
         self.tickets: dict[int, Versions] = {}  # place in the free queue (-1: in use)
-        self.next_ticket = num_blocks           # blocks start with tickets 0..N-1 in initial_order
-        self.initial_ticket = self.initial_order if free_order is None else array("q", inverse(free_order))
+        self.next_ticket = num_blocks           # blocks start with tickets 0..N-1 in the initial order
+        self.initial_ticket = range(num_blocks) if free_order is None else array("q", inverse(free_order))
         self.hashes: dict[int, Versions] = {}   # hash -> block id it maps to (-1: not in the map)
         self.seqs: dict[int, SeqHistory] = {}   # in arrival order
         self.next_back, self.next_front = 0, 0  # order keys: a queue lists its requests by key
