@@ -235,16 +235,15 @@ def check_tokens(token_ids: list[int], where: str):
 
 
 def step_record(line: StepLine, where: str, num_slots: int) -> StepRecord:
+    """The record of a line load_lines has checked already (types, order, request ids, token ranges)."""
     arrivals = []
     for a in line.arrivals:
         if not a.token_ids:
             raise TraceError(f"{where}: arrivals: request {a.label!r} has no prompt tokens")
         if a.max_tokens < 1 or a.temperature < 0:
             raise TraceError(f"{where}: arrivals: request {a.label!r} needs max_tokens >= 1 and temperature >= 0")
-        check_tokens(a.token_ids, f"{where}: arrivals")
         arrivals.append(Arrival(a.seq_id, tuple(a.token_ids), SamplingParams(a.temperature, a.max_tokens, a.ignore_eos),
                                 a.label))
-    check_tokens(line.tokens, f"{where}: tokens")
     live = []
     for data in line.live:
         try:
