@@ -1,9 +1,10 @@
-"""Build notebooks/<lang>/NAME.ipynb from the lesson sources lesson/<lang>/NAME.md (MyST, jupytext).
+"""Build notebooks/en/NAME.ipynb and notebooks/zh/NAME.ipynb from one bilingual source lesson/NAME.md.
 
     python scripts/build_notebooks.py            # write every notebook that changed
     python scripts/build_notebooks.py --check    # write nothing; exit 1 naming what is out of sync
 
-The output is deterministic: outputs stripped, execution counts cleared, cell ids derived from the
+A source is MyST markdown (jupytext) holding both languages: blockviz/lessons/bilingual.py says what
+each notebook keeps. The output is deterministic: outputs stripped, execution counts cleared, cell ids derived from the
 cell's place in the lesson, notebook metadata fixed. The same sources give byte-identical notebooks.
 """
 import argparse
@@ -13,29 +14,28 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from blockviz.lessons.bilingual import LANGS, cells_for
+
 ROOT = Path(__file__).resolve().parents[1]
 LESSON_DIR = ROOT / "lesson"
 NOTEBOOK_DIR = ROOT / "notebooks"
-LANGS = ("en", "zh")
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 
 
 def sources(root: Path = ROOT) -> list[Path]:
-    return sorted(p for lang in LANGS for p in (root / "lesson" / lang).glob("*.md"))
+    return sorted((root / "lesson").glob("*.md"))
 
 
-def target(source: Path, root: Path = ROOT) -> Path:
-    lang = source.parent.name
+def target(source: Path, lang: str, root: Path = ROOT) -> Path:
     return root / "notebooks" / lang / (source.stem + ".ipynb")
 
 
-def build(source: Path, root: Path = ROOT) -> str:
-    """The notebook text for one lesson source."""
+def build(source: Path, lang: str, root: Path = ROOT) -> str:
+    """The `lang` notebook's text for one lesson source."""
     nb = jupytext.read(source, fmt="md:myst")
-    lang = source.parent.name
     cells = []
-    for index, cell in enumerate(nb.cells):
+    for index, cell in enumerate(cells_for(nb, lang)):
         metadata = {k: v for k, v in cell.metadata.items() if k not in ("trusted", "execution")}
         cid = f"{source.stem[:2]}-{index:03d}"
         if cell.cell_type == "code":
@@ -62,10 +62,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     stale, written = [], []
     expected = set()
-    for source in sources():
-        path = target(source)
+    for source, lang in ((s, lang) for s in sources() for lang in LANGS):
+        path = target(source, lang)
         expected.add(path)
-        text = build(source)
+        text = build(source, lang)
         current = path.read_text(encoding="utf-8") if path.exists() else None
         if current == text:
             continue
@@ -78,7 +78,7 @@ def main(argv=None) -> int:
             written.append(path.relative_to(ROOT))
     orphans = [p for lang in LANGS for p in sorted((NOTEBOOK_DIR / lang).glob("*.ipynb")) if p not in expected]
     if args.check:
-        stale += [f"{p.relative_to(ROOT)} (no source lesson/{p.parent.name}/{p.stem}.md)" for p in orphans]
+        stale += [f"{p.relative_to(ROOT)} (no source lesson/{p.stem}.md)" for p in orphans]
         if stale:
             print("notebooks out of sync with lesson/ (run: python scripts/build_notebooks.py):", file=sys.stderr)
             for line in stale:

@@ -1,6 +1,6 @@
 """Chinese text uses full-width punctuation: a half-width , : ; ? ! ( ) next to a Chinese character
 (spaces skipped) is a typo for ，：；？！（）. Checked in every Chinese interface string
-(blockviz/i18n/*) and in the Chinese lessons' prose and computed sentences."""
+(blockviz/i18n/*) and in the Chinese notebooks' prose, computed sentences and code comments."""
 import re
 
 import pytest
@@ -37,11 +37,10 @@ def test_interface_strings():
     assert bad == {}
 
 
-ZH_SOURCES = [p for p in SOURCES if p.parent.name == "zh"]
-
-
-@pytest.mark.parametrize("source", ZH_SOURCES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
 def test_lesson_prose(source):
-    texts = markdown_cells(source) + [s for code in code_cells(source) for s in prose_literals(code)
-                                      if re.search(HAN, s)]
+    texts = markdown_cells(source, "zh") + [s for code in code_cells(source, "zh") for s in prose_literals(code)
+                                            if re.search(HAN, s)]
+    texts += [line.split("# ", 1)[1] for code in code_cells(source, "zh") for line in code.splitlines()
+              if "# " in line and re.search(HAN, line.split("# ", 1)[1])]
     assert [found for text in texts for found in half_width(text)] == []

@@ -1,4 +1,4 @@
-"""What the lessons (lesson/en, lesson/zh) import: the lesson object and the helpers they share.
+"""What the lessons (lesson/*.md, built into notebooks/en and notebooks/zh) import: the lesson object and the helpers they share.
 
     catalog.py          the lessons in course order, their titles
     lesson.py           Lesson: prose with computed numbers, views, questions, source, self-assessment

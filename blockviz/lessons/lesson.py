@@ -16,6 +16,7 @@ from typing import Callable, Iterable
 from IPython.display import HTML, Markdown, display
 
 from blockviz.i18n import t as tr
+from blockviz.lessons.bilingual import prose_of
 from blockviz.lessons.catalog import LESSONS, REPO_DIR, check_lang
 from blockviz.lessons.self_assessment import LEVELS, save_self_assessment
 from blockviz.lessons.source import def_lines
@@ -36,13 +37,18 @@ class Lesson:
         self.lang = check_lang(lang)
 
     # prose with computed numbers
-    def text(self, en: str, zh: str) -> str:
-        return en if self.lang == "en" else zh
+    def text(self, en: str | None = None, zh: str | None = None) -> str:
+        """This lesson's language of the two (a notebook built from a bilingual source passes only
+        its own: scripts/build_notebooks.py drops the other)."""
+        text = en if self.lang == "en" else zh
+        if text is None:
+            raise TypeError(f"no {self.lang} text given")
+        return text
 
-    def say(self, en: str, zh: str):
+    def say(self, en: str | None = None, zh: str | None = None):
         display(Markdown(self.text(en, zh)))
 
-    def reveal(self, en: str, zh: str):
+    def reveal(self, en: str | None = None, zh: str | None = None):
         """A computed answer folded away: Run All shows only its summary line, and the learner opens it
         after answering the question before it."""
         display(Markdown(f"<details><summary>{esc(tr('lesson.reveal', self.lang))}</summary>\n\n"
@@ -56,16 +62,15 @@ class Lesson:
         return f"[{self.title(name)}]({name}.ipynb)"
 
     def source_file(self) -> Path:
-        return REPO_DIR / "lesson" / self.lang / f"{self.name}.md"
+        return REPO_DIR / "lesson" / f"{self.name}.md"
 
     def reading_minutes(self) -> int | None:
-        """From the prose of this lesson's source (code cells left out): 200 English words or
-        350 Chinese characters a minute."""
+        """From the prose of this lesson's source in its language (the markdown cells and the text
+        its cells say): 200 English words or 350 Chinese characters a minute."""
         try:
-            text = self.source_file().read_text(encoding="utf-8")
+            text = "\n".join(prose_of(self.source_file(), self.lang))
         except OSError:
             return None
-        text = re.sub(r"```\{code-cell\}.*?```", "", text, flags=re.S)
         words = len(re.findall(r"[A-Za-z]+", text))
         han = len(re.findall(r"[\u4e00-\u9fff]", text))
         return max(1, round(words / 200 + han / 350))

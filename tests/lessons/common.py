@@ -6,27 +6,34 @@ from pathlib import Path
 
 import jupytext
 
+from blockviz.lessons.bilingual import LANG_LINE, LANGS, cells_for
+
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("en", "zh")
 sys.path.insert(0, str(ROOT / "scripts"))
 import build_notebooks  # noqa: E402
 
 SOURCES = build_notebooks.sources(ROOT)
-NAMES = sorted({p.stem for p in SOURCES})
-NOTEBOOKS = [build_notebooks.target(p, ROOT) for p in SOURCES]
-LANG_LINE = re.compile(r'^LANG = "(en|zh)"$', re.M)
+NAMES = [p.stem for p in SOURCES]
+VARIANTS = [(source, lang) for source in SOURCES for lang in LANGS]  # (lesson source, a notebook's language)
+NOTEBOOKS = [build_notebooks.target(source, lang, ROOT) for source, lang in VARIANTS]
+
+
+def variant_id(variant) -> str:
+    source, lang = variant
+    return f"{lang}/{source.stem}"
 
 
 def read(source: Path):
     return jupytext.read(source, fmt="md:myst")
 
 
-def code_cells(source: Path) -> list[str]:
-    return [c.source for c in read(source).cells if c.cell_type == "code"]
+def code_cells(source: Path, lang: str) -> list[str]:
+    """The code cells as the `lang` notebook shows them."""
+    return [c.source for c in cells_for(read(source), lang) if c.cell_type == "code"]
 
 
-def markdown_cells(source: Path) -> list[str]:
-    return [c.source for c in read(source).cells if c.cell_type == "markdown"]
+def markdown_cells(source: Path, lang: str) -> list[str]:
+    return [c.source for c in cells_for(read(source), lang) if c.cell_type == "markdown"]
 
 
 # Digits a lesson's prose may contain: identifiers, not quantities.

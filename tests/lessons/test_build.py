@@ -1,4 +1,5 @@
-"""The notebooks are built from lesson/ deterministically, and the two languages share their code."""
+"""Each notebook is built from its bilingual lesson source deterministically, in its own language."""
+import re
 import shutil
 import subprocess
 import sys
@@ -7,13 +8,12 @@ import nbformat
 import pytest
 
 from blockviz.lessons import LESSONS
-from tests.lessons.common import (LANG_LINE, LANGS, NAMES, ROOT, SOURCES, build_notebooks, code_cells,
-                                  read)
+from blockviz.lessons.bilingual import code_for, unpaired_prose
+from tests.lessons.common import (LANG_LINE, NAMES, ROOT, SOURCES, VARIANTS, build_notebooks, code_cells, read,
+                                  variant_id)
 
 
-def test_every_lesson_exists_in_both_languages_and_is_registered():
-    for lang in LANGS:
-        assert sorted(p.stem for p in SOURCES if p.parent.name == lang) == NAMES
+def test_every_lesson_is_registered_in_order():
     assert NAMES == list(LESSONS)[:len(NAMES)], "lessons must be registered in blockviz/lessons/catalog.py (LESSONS), in order"
     assert "00_start_here" in NAMES  # scripts/lessons.sh opens it
 
@@ -24,34 +24,66 @@ def test_notebooks_are_in_sync_with_sources():
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_build_is_deterministic_and_stripped(source):
-    first, second = build_notebooks.build(source), build_notebooks.build(source)
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+def test_build_is_deterministic_and_stripped(variant):
+    first, second = build_notebooks.build(*variant), build_notebooks.build(*variant)
     assert first == second
     nb = nbformat.reads(first, as_version=4)
     nbformat.validate(nb)
     for cell in nb.cells:
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None
+        assert "lang" not in cell.metadata
     assert nb.metadata.kernelspec.name == "python3"
+    assert nb.metadata.blockviz.lang == variant[1]
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_en_and_zh_have_the_same_code(name):
-    en = code_cells(ROOT / "lesson/en" / f"{name}.md")
-    zh = code_cells(ROOT / "lesson/zh" / f"{name}.md")
-    assert LANG_LINE.search(en[0]).group(1) == "en"
-    assert LANG_LINE.search(zh[0]).group(1) == "zh"
-    assert len(en) == len(zh)
-    for k, (a, b) in enumerate(zip(en, zh)):
-        assert a == LANG_LINE.sub('LANG = "en"', b), f"{name}: code cell {k} differs between en and zh"
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_every_prose_cell_comes_in_both_languages(source):
+    assert unpaired_prose(read(source)) == []
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_cell_metadata_matches_between_languages(name):
-    en = [c.metadata for c in read(ROOT / "lesson/en" / f"{name}.md").cells if c.cell_type == "code"]
-    zh = [c.metadata for c in read(ROOT / "lesson/zh" / f"{name}.md").cells if c.cell_type == "code"]
-    assert en == zh
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+def test_each_notebook_speaks_its_language(variant):
+    source, lang = variant
+    other = "zh" if lang == "en" else "en"
+    code = code_cells(source, lang)
+    assert LANG_LINE.search(code[0]).group(1) == lang
+    for cell in code:
+        assert f"#[{other}]" not in cell and f"#[{lang}]" not in cell
+        assert not re.search(rf"\b(\w+_)?{other}=", cell), f"{other} keyword left in {lang} code: {cell[:200]!r}"
+
+
+def test_code_for_keeps_one_language():
+    code = ('LANG = "en"\n'
+            'B = 4  #[en] block size #[zh] 块大小\n'
+            '#[en] only English\n'
+            '    #[zh] 只有中文\n'
+            'say(en=f"{B} slots",\n    zh=f"{B} 个槽位")\n'
+            'L.exercise("q?", "问？", 3, explain_en="because", explain_zh="因为", hint_en="h", hint_zh="提示")\n'
+            'say(zh="先", en="后")\n')
+    assert code_for(code, "zh") == ('LANG = "zh"\n'
+                                   'B = 4  # 块大小\n'
+                                   '    # 只有中文\n'
+                                   'say(zh=f"{B} 个槽位")\n'
+                                   'L.exercise("q?", "问？", 3, explain_zh="因为", hint_zh="提示")\n'
+                                   'say(zh="先")\n')
+    assert code_for(code, "en") == ('LANG = "en"\n'
+                                   'B = 4  # block size\n'
+                                   '# only English\n'
+                                   'say(en=f"{B} slots")\n'
+                                   'L.exercise("q?", "问？", 3, explain_en="because", hint_en="h")\n'
+                                   'say(en="后")\n')
+
+
+def test_unpaired_prose_is_found():
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("a", metadata={"lang": "en"}),
+        nbformat.v4.new_code_cell("x = 1"),
+        nbformat.v4.new_markdown_cell("b", metadata={"lang": "en"}),
+        nbformat.v4.new_markdown_cell("乙", metadata={"lang": "zh"}),
+    ])
+    assert len(unpaired_prose(nb)) == 1
 
 
 def test_check_names_the_out_of_sync_files(tmp_path):
@@ -63,13 +95,12 @@ def test_check_names_the_out_of_sync_files(tmp_path):
     edited = tmp_path / "notebooks/en/00_start_here.ipynb"
     edited.write_text(edited.read_text(encoding="utf-8").replace("Start here", "Start HERE", 1), encoding="utf-8")
     (tmp_path / "notebooks/zh/99_orphan.ipynb").write_text("{}", encoding="utf-8")
-    (tmp_path / "notebooks/zh/01_token_to_slot.ipynb").unlink(missing_ok=True)
+    (tmp_path / "notebooks/zh/01_token_to_slot.ipynb").unlink()
     result = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
     assert result.returncode == 1
     assert "notebooks/en/00_start_here.ipynb" in result.stderr
     assert "notebooks/zh/99_orphan.ipynb" in result.stderr
-    if (ROOT / "lesson/zh/01_token_to_slot.md").exists():
-        assert "notebooks/zh/01_token_to_slot.ipynb (missing" in result.stderr
+    assert "notebooks/zh/01_token_to_slot.ipynb (missing" in result.stderr
 
     subprocess.run([sys.executable, str(script)], check=True, capture_output=True)
     assert subprocess.run([sys.executable, str(script), "--check"], capture_output=True).returncode == 0

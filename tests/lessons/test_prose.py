@@ -3,19 +3,21 @@ import re
 
 import pytest
 
-from tests.lessons.common import (NAMES, ROOT, SOURCES, code_cells, markdown_cells, prose_literals,
-                                  typed_numbers)
+from tests.lessons.common import (NAMES, ROOT, VARIANTS, code_cells, markdown_cells, prose_literals,
+                                  typed_numbers, variant_id)
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_markdown_states_no_numbers(source):
-    for text in markdown_cells(source):
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+def test_markdown_states_no_numbers(variant):
+    source, lang = variant
+    for text in markdown_cells(source, lang):
         assert typed_numbers(text) == [], f"typed number(s) in a markdown cell of {source.name}: {text[:200]!r}"
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_computed_sentences_type_no_numbers(source):
-    for code in code_cells(source):
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+def test_computed_sentences_type_no_numbers(variant):
+    source, lang = variant
+    for code in code_cells(source, lang):
         for literal in prose_literals(code):
             assert typed_numbers(literal) == [], f"typed number in a say()/exercise() string: {literal!r}"
 
@@ -26,10 +28,11 @@ def test_the_checker_catches_numbers():
     assert typed_numbers("see `slot = 2 * 4 + 2`, #144, seed 004, Q2, lesson 03, vLLM V1") == []
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_local_links_resolve(source):
-    notebook_dir = ROOT / "notebooks" / source.parent.name
-    for text in markdown_cells(source):
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+def test_local_links_resolve(variant):
+    source, lang = variant
+    notebook_dir = ROOT / "notebooks" / lang
+    for text in markdown_cells(source, lang):
         for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
             if "://" in target:
                 continue
@@ -44,7 +47,7 @@ def test_page_format(name):
                "Closed-book recall", "Connect to the source", "Record where you stand", "Summary"],
         "zh": ["本课只拿下这一件事", "改变变量", "先算，再核对", "闭卷检索", "把结论落到源码", "记录你此刻能做到什么", "小结"],
     }.items():
-        text = (ROOT / "lesson" / lang / f"{name}.md").read_text(encoding="utf-8")
+        text = "\n".join(markdown_cells(ROOT / "lesson" / f"{name}.md", lang) + code_cells(ROOT / "lesson" / f"{name}.md", lang))
         positions = [text.find(h) for h in headings]
         assert all(p >= 0 for p in positions), f"{lang}/{name}: missing {[h for h, p in zip(headings, positions) if p < 0]}"
         assert positions == sorted(positions), f"{lang}/{name}: sections out of order"
