@@ -4,8 +4,9 @@ A source's markdown cells carry `+++ {"lang": "en"}` or `+++ {"lang": "zh"}` (an
 in both notebooks); its code cells are shared, and each language's notebook gets them with
 - the line `LANG = "en"` set to its language,
 - comments tagged `#[en] ...` / `#[zh] ...` (a line may carry both) reduced to its language's,
-- the other language's keyword arguments (`en=`, `zh=`, `explain_en=`, `hint_zh=`, ...) removed,
-  so `say(en=..., zh=...)` reads `say(zh=...)` in the Chinese notebook.
+- the other language's `en=` / `zh=` keyword argument removed, so a computed sentence
+  `say(en=..., zh=...)` reads `say(zh=...)` in the Chinese notebook. (An exercise keeps both
+  languages, `question_en=` and `question_zh=`: it can be shown, printed or checked in either.)
 """
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def _comment_for(line: str, lang: str) -> str | None:
 
 
 def _drop_keywords(code: str, lang: str) -> str:
-    """`code` without the keyword arguments of language `lang` (named `lang` or ending `_lang`)."""
+    """`code` without the keyword arguments named `lang`."""
     try:
         tree = ast.parse(code)
     except SyntaxError:  # IPython magics and the like: left as they are
@@ -66,8 +67,7 @@ def _drop_keywords(code: str, lang: str) -> str:
     spans = []
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
         parts = sorted(call.args + call.keywords, key=lambda n: (n.lineno, n.col_offset))
-        gone = [isinstance(p, ast.keyword) and p.arg is not None and (p.arg == lang or p.arg.endswith("_" + lang))
-                for p in parts]
+        gone = [isinstance(p, ast.keyword) and p.arg == lang for p in parts]
         for i, part in enumerate(parts):
             if not gone[i]:
                 continue
