@@ -1,7 +1,8 @@
 """Thin JupyterLab widgets over the pure renderers. Every view shows its own step (see
 stepping.py), renders only when what it shows changed, and works alone (with a bar showing its
 step and follow toggle) or driven by a player, as in the Dashboard. The pool, the largest view,
-sends the page only the blocks that changed. Their JavaScript and CSS are the files in js/."""
+sends the page only the blocks that changed, and under a player the patches of the steps around the
+one shown (ahead.py). Their JavaScript and CSS are the files in js/."""
 import io
 import json
 from collections import OrderedDict
@@ -11,6 +12,7 @@ import ipywidgets as w
 import traitlets
 
 from blockviz.i18n import t
+from blockviz.views.ahead import Ahead
 from blockviz.views.assets import STYLES, module
 from blockviz.views.render_metrics import MetricsIndex, render_metrics
 from blockviz.views.pool_patch import pool_patch
@@ -91,12 +93,15 @@ class PoolView(TimelineView):
     """Every physical block (a large pool folds runs of idle free blocks); click one for its
     details. The page gets the whole pool once (`full`), then after each move only what changed
     (`patch`, see pool_patch.py and js/pool_patch.js), so a step in a large pool redraws the few
-    blocks it changed."""
-    _esm = module("frame.js", "pool_patch.js", "pool.js")
+    blocks it changed. Driven by a player (`channel` set), it also sends the patches of the steps
+    around the one shown (`ahead`, see ahead.py), so the page steps at once on ◀ ▶."""
+    _esm = module("frame.js", "pool_patch.js", "step_ahead.js", "pool.js")
     full = traitlets.Dict().tag(sync=True)   # {"version": n, "svg": the whole pool}
-    # {"base": n - 1, "version": n, **pool_patch(...)} as JSON text: a patch of a large step lists
+    # {"base": b, "version": n, **pool_patch(...)} as JSON text: a patch of a large step lists
     # hundreds of cells, which ipywidgets would walk looking for binary buffers
     patch = traitlets.Unicode("{}").tag(sync=True)
+    ahead = traitlets.Unicode("[]").tag(sync=True)  # JSON list of patches, each with its "step"
+    channel = traitlets.Unicode("").tag(sync=True)  # the player's that drives it ("": none)
 
     def __init__(self, timeline, lang: str = "en", **kwargs):
         self.selected: int | None = None
@@ -104,9 +109,15 @@ class PoolView(TimelineView):
         self.picture: PoolPicture | None = None  # what the latest version shows
         self.recent: OrderedDict[tuple, tuple] = OrderedDict()  # (step, selected, lang) -> (frame, picture)
         self.cells: dict[int, tuple] = {}  # the cells last drawn, reused where a block looks the same
-        self.version = 0
+        self.version = 0       # of the picture shown
+        self.versions = 0      # given out: to the pictures shown and those sent ahead
+        self.sent_ahead = Ahead()
         super().__init__(timeline, lang, **kwargs)
         self.block_listeners.append(self.select)
+
+    def new_version(self) -> int:
+        self.versions += 1
+        return self.versions
 
     def options(self) -> tuple:
         return (self.selected, self.lang)
@@ -143,10 +154,22 @@ class PoolView(TimelineView):
         shown, self.picture = self.picture, drawn
         if shown is None:
             self.send_full()
-        else:
-            self.version += 1
-            self.patch = json.dumps({"base": self.version - 1, "version": self.version, **pool_patch(shown, drawn)},
-                                    ensure_ascii=False, separators=(",", ":"))
+            return
+        sent = self.sent_ahead.taken(self.version, self.step, drawn)
+        if sent is not None:  # the same patch the page may have applied already, for the pool's other pages
+            self.version, self.patch = sent.version, sent.text
+            return
+        base, self.version = self.version, self.new_version()
+        self.patch = json.dumps({"base": base, "version": self.version, **pool_patch(shown, drawn)},
+                                ensure_ascii=False, separators=(",", ":"))
+
+    def send_ahead(self):
+        """The patches of the steps around the one shown, chained from its picture (see ahead.py).
+        The player calls this once every pane shows its new step, so it delays none of them."""
+        self.refresh()
+        if self.active and self.picture is not None and self.channel:
+            self.ahead = self.sent_ahead.around(self.timeline, self.step, self.version, self.picture, self.options(),
+                                                self.picture_at, self.new_version)
 
     @property
     def svg(self) -> str:
@@ -155,16 +178,17 @@ class PoolView(TimelineView):
 
     def send_full(self):
         """The whole pool as a new version: every page redraws it, and later patches apply on top."""
-        self.version += 1
+        self.version = self.new_version()
         self.full = {"version": self.version, "svg": self.picture.svg()}
 
     def select(self, block_id: int | None):
         self.selected = None if block_id == self.selected else block_id  # a second click closes it
-        self.refresh()
+        self.send_ahead()  # the new picture first, then the steps around it with the block outlined
 
     def _on_msg(self, widget, content, buffers):
         if content.get("full"):
             self.send_full()
+            self.send_ahead()  # chained from the new version
         super()._on_msg(widget, content, buffers)
 
 

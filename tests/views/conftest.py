@@ -59,3 +59,12 @@ def huge() -> Simulator:
 def huge_as_4096() -> Simulator:
     """The same requests in a pool of 4096 blocks."""
     return build_gpu_sized(4096)
+
+
+@pytest.fixture(scope="session")
+def pages():
+    """The widgets' front end in node and jsdom (jspage.py); skips when node or jsdom is missing."""
+    from jspage import Pages
+    started = Pages()
+    yield started
+    started.close()

@@ -2,21 +2,17 @@
 one pytest command, with pictures and patches of real engine runs for the pool's patch protocol.
 scripts/test.sh installs Debian's nodejs and node-jsdom when node is missing."""
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
-
-import pytest
 
 from blockviz import Simulator
 from blockviz.views.pool_patch import pool_patch
 from blockviz.views.render_pool import pool_picture
 
 from conftest import build_gpu_sized
+from jspage import node_with_jsdom
 
 HERE = Path(__file__).resolve().parent
-JSDOM = Path("/usr/share/nodejs")  # where Debian's node-jsdom puts jsdom
 
 
 def runs() -> list[dict]:
@@ -41,12 +37,7 @@ def runs() -> list[dict]:
 
 
 def test_javascript_modules_pass_their_tests_in_node(tmp_path):
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node not found (scripts/test.sh installs Debian's nodejs and node-jsdom)")
-    env = {**os.environ, "NODE_PATH": os.pathsep.join(filter(None, [os.environ.get("NODE_PATH"), str(JSDOM)]))}
-    if subprocess.run([node, "-e", "require('jsdom')"], env=env, capture_output=True).returncode != 0:
-        pytest.skip("jsdom not found (scripts/test.sh installs Debian's node-jsdom)")
+    node, env = node_with_jsdom()
     fixture = tmp_path / "pool.json"
     fixture.write_text(json.dumps(runs()))
     env["BV_POOL_FIXTURE"] = str(fixture)

@@ -1,4 +1,5 @@
-"""A patch turns the pool picture a page shows into exactly the next one, whichever way the cursor moved."""
+"""A patch turns the pool picture a page shows into exactly the next one, whichever way the cursor
+moved: applied by the page's own code (js/pool_patch.js, in node: see jspage.py)."""
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -7,8 +8,6 @@ from blockviz.states import count_states
 from blockviz.views import render_pool as render_pool_module
 from blockviz.views.pool_patch import pool_patch
 from blockviz.views.render_pool import pool_picture, render_pool
-
-from pagetools import apply_patch
 
 requests = st.lists(st.tuples(st.text("abc", min_size=1, max_size=14), st.integers(1, 6)), min_size=1, max_size=6)
 
@@ -27,23 +26,26 @@ def run(num_blocks: int, block_size: int, reqs: list[tuple[str, int]]) -> Simula
     return sim
 
 
-def check_patches(sim: Simulator, moves: list[tuple[int, int | None]], compact: bool | None = None):
-    """Each move (step, selected block) draws a picture; the patch from the one before turns it into exactly that."""
+def check_patches(pages, sim: Simulator, moves: list[tuple[int, int | None]], compact: bool | None = None):
+    """Each move (step, selected block) draws a picture; the patch from the one before turns the page
+    showing it into exactly that picture, the whole render of that step."""
     pictures = [pool_picture(sim.snapshot(step), sim.events(step), decode=sim.decode, selected=selected,
                              compact=compact) for step, selected in moves]
-    shown = pictures[0]
-    for (step, selected), new in zip(moves[1:], pictures[1:]):
-        shown = apply_patch(shown, pool_patch(shown, new))
-        assert shown == new
-        assert shown.svg() == render_pool(sim.snapshot(step), sim.events(step), decode=sim.decode,
-                                          selected=selected, compact=compact)
+    patches = [{"base": k, "version": k + 1, **pool_patch(shown, new)}
+               for k, (shown, new) in enumerate(zip(pictures, pictures[1:]), start=1)]
+    renders = [render_pool(sim.snapshot(step), sim.events(step), decode=sim.decode, selected=selected, compact=compact)
+               for step, selected in moves[1:]]
+    assert [picture.svg() for picture in pictures[1:]] == renders
+    done = pages.patches({"version": 1, "svg": pictures[0].svg()}, patches, renders)
+    assert done["results"] == ["applied"] * len(patches)
+    assert done["pages"] == done["expected"]
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(num_blocks=st.integers(4, 24), block_size=st.integers(1, 4), reqs=requests, compact=st.booleans(),
        fold_min=st.none() | st.integers(2, 4), data=st.data())
-def test_patch_applied_to_the_shown_picture_is_the_next_full_render(num_blocks, block_size, reqs, compact, fold_min,
-                                                                   data):
+def test_patch_applied_to_the_shown_picture_is_the_next_full_render(pages, num_blocks, block_size, reqs, compact,
+                                                                   fold_min, data):
     sim = run(num_blocks, block_size, reqs)
     moves = data.draw(st.lists(st.tuples(st.integers(0, sim.last_step), st.none() | st.integers(0, num_blocks - 1)),
                                min_size=2, max_size=8))  # (step, selected block): forward, back, jumps, clicks
@@ -51,16 +53,16 @@ def test_patch_applied_to_the_shown_picture_is_the_next_full_render(num_blocks, 
         if fold_min is not None:  # folded like a large pool: runs fold, split and merge as the cursor moves
             mp.setattr(render_pool_module, "FOLD_ABOVE", 0)
             mp.setattr(render_pool_module, "FOLD_MIN", fold_min)
-        check_patches(sim, moves, compact)
+        check_patches(pages, sim, moves, compact)
 
 
-def test_patches_follow_a_gpu_sized_pool():
+def test_patches_follow_a_gpu_sized_pool(pages):
     sim = Simulator(num_blocks=65536, block_size=4, max_num_batched_tokens=64)
     for i in range(10):
         sim.add(f"request {i} shares nothing with the others", max_tokens=6)
     sim.run()
     steps = list(range(sim.last_step + 1))
-    check_patches(sim, [(step, None) for step in steps] + [(0, 3), (sim.last_step, 3), (5, 40), (2, None)])
+    check_patches(pages, sim, [(step, None) for step in steps] + [(0, 3), (sim.last_step, 3), (5, 40), (2, None)])
 
 
 def test_a_patch_holds_only_what_changed(lifecycle):

@@ -1,5 +1,3 @@
-import json
-
 import pytest
 import traitlets
 
@@ -9,11 +7,9 @@ from blockviz.i18n import t
 from blockviz.states import classify
 from blockviz.views import VIEWS, show
 from blockviz.views.dashboard import Dashboard
-from blockviz.views.render_pool import PoolPicture
 from blockviz.views.render_view import default_seq, render_view
 from blockviz.views.widgets import ChainView, MappingView, PoolView
 
-from pagetools import apply_patch
 from svgtools import parse, texts, with_attr
 
 
@@ -118,51 +114,33 @@ def test_clicking_a_block_shows_its_detail_and_a_second_click_closes_it():
     assert pool.selected is None
 
 
-class PoolPage:
-    """A page showing a PoolView, as js/pool.js does: the whole pool from `full`, then each patch whose
-    base is the version shown; a page that missed one asks for the whole pool."""
-
-    def __init__(self, pool: PoolView):
-        self.pool = pool
-        pool.observe(lambda change: self.full(), "full")
-        pool.observe(lambda change: self.patch(), "patch")
-        self.full()
-        self.patch()
-
-    def full(self):
-        self.text, self.version = self.pool.full["svg"], self.pool.full["version"]
-        # the picture behind it, when it is the latest (a late page's `full` may be older)
-        self.shown: PoolPicture | None = self.pool.picture if self.pool.picture.svg() == self.text else None
-
-    def patch(self):
-        patch = json.loads(self.pool.patch)
-        if patch.get("base") == self.version:
-            self.shown, self.version = apply_patch(self.shown, patch), patch["version"]
-        elif patch.get("version", -1) > self.version:
-            self.pool._on_msg(self.pool, {"full": True}, [])
-
-    def svg(self) -> str:
-        return self.text if self.shown is None else self.shown.svg()
+def shows(page, pages, svg: str) -> bool:
+    """The pool page shows exactly `svg`."""
+    return page.html("svg") == pages.parse(svg)
 
 
-def test_the_pool_page_follows_every_move_through_patches_and_a_late_page_catches_up():
+def test_the_pool_page_follows_every_move_through_patches_and_a_late_page_catches_up(pages):
+    """The pool's own page (js/pool.js, in node) applies each patch onto the version it shows; a page
+    opened late asks for the whole pool."""
     sim = fresh()
     dash = Dashboard(sim)
-    page = PoolPage(dash.pool)
+    page = pages.open(dash.pool)
     full_version = dash.pool.full["version"]
     moves = [("forward", {}), ("forward", {}), ("back", {}), ("seek", {"step": 5}), ("first", {}), ("last", {})]
     for cmd, extra in moves:
         press(dash.player, cmd, **extra)
-        assert page.svg() == render_view(sim, "pool", dash.step)
+        assert shows(page, pages, render_view(sim, "pool", dash.step))
     dash.pool._on_msg(dash.pool, {"block": 3}, [])  # a click outlines block 3: one more patch
-    assert page.svg() == render_view(sim, "pool", dash.step, selected=3)
+    assert shows(page, pages, render_view(sim, "pool", dash.step, selected=3))
     assert dash.pool.full["version"] == full_version  # all of it through patches
-    late = PoolPage(dash.pool)  # opened now: its `full` is old, so it asks for the pool again
+    late = pages.open(dash.pool)  # opened now: its `full` is old, so it asks for the pool again
     assert dash.pool.full["version"] > full_version
-    assert late.svg() == page.svg() == render_view(sim, "pool", dash.step, selected=3)
+    assert late.html("svg") == page.html("svg") and shows(late, pages, render_view(sim, "pool", dash.step, selected=3))
     press(dash.player, "back")
     for shown in (page, late):
-        assert shown.svg() == render_view(sim, "pool", dash.step, selected=3)
+        assert shows(shown, pages, render_view(sim, "pool", dash.step, selected=3))
+    page.close()
+    late.close()
 
 
 def test_hidden_tabs_do_no_work_until_shown():
@@ -265,27 +243,28 @@ def test_a_loaded_trace_plays_back_and_stops_at_its_end(tmp_path):
     assert page_states(dash.pool.svg) == [s.value for s in classify(sim.snapshot(sim.last_step))]
 
 
-def test_a_gpu_sized_pool_page_follows_folds_and_a_click_on_a_fold_shows_the_run():
+def test_a_gpu_sized_pool_page_follows_folds_and_a_click_on_a_fold_shows_the_run(pages):
     sim = Simulator(num_blocks=65536, block_size=4)
     for i in range(6):
         sim.add(f"request {i} shares nothing with the others", max_tokens=6)
     dash = Dashboard(sim)
-    page = PoolPage(dash.pool)
+    page = pages.open(dash.pool)
     for cmd, extra in [("forward", {}), ("forward", {}), ("seek", {"step": 9}), ("back", {}), ("first", {}),
                        ("last", {})]:
         press(dash.player, cmd, **extra)
-        assert page.svg() == render_view(sim, "pool", dash.step)
+        assert shows(page, pages, render_view(sim, "pool", dash.step))
     press(dash.player, "first")  # step 0: block 0 is next, blocks 1–65 535 fold into one cell
     assert [cell.key for cell in dash.pool.picture.cells] == [0, 1]
     dash.pool._on_msg(dash.pool, {"block": 1}, [])  # what a click on the folded run sends
     detail = parse(dash.pool.detail)
     assert (detail.get("data-block-id"), detail.get("data-last-block-id")) == ("1", "65535")
     assert detail.get("aria-label") == "blocks 1–65 535 at step 0"
-    assert page.svg() == render_view(sim, "pool", 0, selected=1)
+    assert shows(page, pages, render_view(sim, "pool", 0, selected=1))
     press(dash.player, "forward")  # the first prefill takes block 1: the detail is the block's own
     detail = parse(dash.pool.detail)
     assert (detail.get("data-block-id"), detail.get("data-last-block-id")) == ("1", None)
-    assert page.svg() == render_view(sim, "pool", 1, selected=1)
+    assert shows(page, pages, render_view(sim, "pool", 1, selected=1))
+    page.close()
 
 
 def test_with_a_bounded_history_views_move_to_the_first_step_kept_and_the_player_says_where_it_starts():

@@ -1,7 +1,11 @@
 // The player: ⇤ to the start, ◀ one step back, ▶ one step forward, ⇥ to the end, a separate
 // play/pause, a step field, the speed, a follow-the-live-end toggle, its status and a one-line
-// legend. Keys: ← → step, space plays or pauses. Python does every move; the play timer runs here
-// and asks for one step at a time, waiting for the answer, so a slow step never piles up requests.
+// legend. Keys: ← → step, space plays or pauses. Python does every move: ◀ ▶ (and ← →) show a
+// neighbouring step at once when Python sent it ahead to the player and the views it drives
+// (step_ahead.js), then tell Python that step; without it they ask Python. The play timer runs
+// here and asks for one step at a time, waiting for the answer, so a slow step never piles up requests.
+import { stepViews } from "./step_ahead.js";
+
 function render({ model, el }) {
   const s = model.get("strings");
   const root = document.createElement("div");
@@ -10,11 +14,31 @@ function render({ model, el }) {
   const controls = document.createElement("div");
   controls.className = "bv-controls";
   let waiting = false, timer = null;
-  const send = (cmd, step) => { waiting = true; model.send({ cmd, step }); };
+  // each command this page sent, until Python answers it; a step shown before the answers
+  const me = Math.random().toString(36).slice(2);
+  let sent = 0, local = null;
+  const pending = new Set();
+  const send = (cmd, step) => {
+    waiting = true;
+    const id = `${me}:${++sent}`;
+    pending.add(id);
+    root.setAttribute("aria-busy", "true");
+    model.send({ cmd, step, id });
+  };
+  const move = (delta, cmd) => {
+    const to = (local ? local.step : model.get("step")) + delta;
+    const label = model.get("ahead")[to];
+    if (label && stepViews(window, model.get("channel"), to)) {
+      local = { step: to, status: label[0], at_end: label[1] };
+      send("seek", to);
+      draw();
+    } else send(cmd);
+  };
+  const press = (cmd) => (cmd === "back" ? move(-1, cmd) : cmd === "forward" ? move(1, cmd) : send(cmd));
   const button = (text, label, cmd) => {
     const b = document.createElement("button");
     b.textContent = text; b.title = label; b.setAttribute("aria-label", label);
-    b.dataset.cmd = cmd; b.addEventListener("click", () => send(cmd));
+    b.dataset.cmd = cmd; b.addEventListener("click", () => press(cmd));
     controls.append(b);
     return b;
   };
@@ -47,12 +71,12 @@ function render({ model, el }) {
   el.append(root);
   const tick = () => {
     clearTimeout(timer);
-    if (model.get("playing") && !waiting) timer = setTimeout(() => send("forward"), 1000 / model.get("speed"));
+    if (model.get("playing") && !waiting) timer = setTimeout(() => move(1, "forward"), 1000 / model.get("speed"));
   };
-  const update = () => {
-    waiting = false;
-    const step = model.get("step"), lo = model.get("first_step"), hi = model.get("last_step");
-    status.textContent = model.get("status");
+  const draw = () => {  // the step shown here, Python's state otherwise
+    const shown = local || { step: model.get("step"), status: model.get("status"), at_end: model.get("at_end") };
+    const step = shown.step, lo = model.get("first_step"), hi = model.get("last_step");
+    status.textContent = shown.status;
     root.dataset.step = step;
     jump.value = step; jump.min = lo; jump.max = hi;
     speed.value = model.get("speed");
@@ -62,20 +86,30 @@ function render({ model, el }) {
     play.title = playing ? s.pause : s.play;
     play.setAttribute("aria-pressed", String(playing));
     // marked, not disabled: a disabled button would drop the keyboard focus
-    for (const [b, off] of [[first, step <= lo], [back, step <= lo], [last, step >= hi], [forward, model.get("at_end")]]) {
+    for (const [b, off] of [[first, step <= lo], [back, step <= lo], [last, step >= hi], [forward, shown.at_end]]) {
       b.setAttribute("aria-disabled", String(off));
     }
-    tick();
   };
+  const update = () => { waiting = false; draw(); tick(); };  // Python's state changed
   model.on("change:step change:first_step change:last_step change:status change:playing change:speed " +
            "change:follow change:at_end", update);
-  model.on("msg:custom", (msg) => { if (msg.done) { waiting = false; tick(); } });
+  model.on("msg:custom", (msg) => {
+    if (!msg.done || !pending.delete(msg.id)) return;  // another page's command
+    if (pending.size === 0) {  // answered: show Python's state from now on
+      local = null;
+      root.setAttribute("aria-busy", "false");
+      update();
+    } else {
+      waiting = false; tick();
+    }
+  });
   root.addEventListener("keydown", (e) => {
     if (e.target === jump || e.target === speed) return;
-    if (e.key === "ArrowLeft") { e.preventDefault(); send("back"); }
-    else if (e.key === "ArrowRight") { e.preventDefault(); send("forward"); }
-    else if (e.key === " ") { e.preventDefault(); send("toggle"); }
+    if (e.key === "ArrowLeft") { e.preventDefault(); press("back"); }
+    else if (e.key === "ArrowRight") { e.preventDefault(); press("forward"); }
+    else if (e.key === " ") { e.preventDefault(); press("toggle"); }
   });
+  root.setAttribute("aria-busy", "false");
   update();
 }
 export default { render };

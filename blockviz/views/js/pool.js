@@ -1,12 +1,15 @@
 // The pool: drawn whole from `full`, then changed cell by cell by each `patch` (see pool_patch.js);
-// a page that missed a patch asks for `full` again. No motion when the user prefers reduced motion.
+// a page that missed a patch asks for `full` again. Under a player it also keeps the patches sent
+// ahead (`ahead`), so ◀ ▶ show the next step at once (step_ahead.js). No motion when the user
+// prefers reduced motion.
 import { frame } from "./frame.js";
 import { applyPatch, showFull } from "./pool_patch.js";
+import { aheadIndex, listenSteps } from "./step_ahead.js";
 
 function render({ model, el }) {
   const pane = frame(model, el);
   const still = window.matchMedia("(prefers-reduced-motion: reduce)");
-  let page = null;
+  let page = null, ahead = new Map();
   const drawFull = () => {
     const full = model.get("full");
     if (full.svg) page = showFull(pane, full);
@@ -16,9 +19,19 @@ function render({ model, el }) {
     if (next.version === undefined) return;
     if (page === null || applyPatch(page, next, { motion: !still.matches }) === "missed") model.send({ full: true });
   };
+  const readAhead = () => { ahead = aheadIndex(JSON.parse(model.get("ahead"))); };
+  // the patch from the version shown to `step`, sent ahead; the base matched, so it applies whole
+  const showStep = (step, apply) => {
+    const next = page && ahead.get(page.version)?.get(step);
+    if (next && apply) applyPatch(page, next, { motion: !still.matches });
+    return Boolean(next);
+  };
   model.on("change:full", drawFull);
   model.on("change:patch", patch);
+  model.on("change:ahead", readAhead);
   drawFull();
   patch();
+  readAhead();
+  return listenSteps(window, () => model.get("channel"), showStep);
 }
 export default { render };

@@ -7,8 +7,7 @@ import { createRequire } from "node:module";
 
 const { JSDOM } = createRequire(import.meta.url)("jsdom");
 const { window } = new JSDOM("<!DOCTYPE html><body></body>");
-globalThis.document = window.document;
-globalThis.Option = window.Option;
+Object.assign(globalThis, { window, document: window.document, Option: window.Option, CustomEvent: window.CustomEvent });
 
 class Model {
   constructor(state) { this.state = { ...state }; this.sent = []; this.saved = 0; this.handlers = []; }
@@ -30,7 +29,8 @@ const PLAYER_STRINGS = Object.fromEntries(["first", "back", "play", "pause", "fo
 async function player(state = {}) {
   const { default: widget } = await import("../../../blockviz/views/js/player.js");
   const model = new Model({ strings: PLAYER_STRINGS, step: 3, first_step: 0, last_step: 5, at_end: false,
-                            playing: false, speed: 2, status: "step 3 / 5", follow: false, ...state });
+                            playing: false, speed: 2, status: "step 3 / 5", follow: false, ahead: {}, channel: "",
+                            ...state });
   const el = document.createElement("div");
   widget.render({ model, el });
   return [model, el];
@@ -60,9 +60,10 @@ test("keys: ← and → step, space plays; the step field seeks; the follow box 
   const follow = el.querySelector(".bv-follow input");
   follow.checked = true;
   follow.dispatchEvent(new window.Event("change"));
-  assert.deepEqual(model.sent, [{ cmd: "back", step: undefined }, { cmd: "forward", step: undefined },
-                                { cmd: "toggle", step: undefined }, { cmd: "seek", step: 4 },
-                                { cmd: "follow", step: undefined }]);
+  assert.deepEqual(model.sent.map(({ cmd, step }) => ({ cmd, step })),
+                   [{ cmd: "back", step: undefined }, { cmd: "forward", step: undefined },
+                    { cmd: "toggle", step: undefined }, { cmd: "seek", step: 4 }, { cmd: "follow", step: undefined }]);
+  assert.equal(new Set(model.sent.map((m) => m.id)).size, 5);  // each command named, for its answer
 });
 
 test("the page shows Python's state: pause while playing, ends marked, the step field's range", async () => {
@@ -86,7 +87,10 @@ test("while playing, the player asks for the next step only once the last one is
   model.change("playing", true);
   await new Promise((resolve) => setTimeout(resolve, 150));
   assert.deepEqual(model.sent.map((m) => m.cmd), ["forward"]);  // waiting for Python's answer
-  model.message({ done: true });
+  model.message({ done: true, id: "another page's" });
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  assert.deepEqual(model.sent.map((m) => m.cmd), ["forward"]);  // not this page's: still waiting
+  model.message({ done: true, id: model.sent[0].id });
   await new Promise((resolve) => setTimeout(resolve, 150));
   assert.deepEqual(model.sent.map((m) => m.cmd), ["forward", "forward"]);
   model.change("playing", false);
@@ -113,4 +117,41 @@ test("a view alone shows its step and follow toggle; under a player the bar is h
   assert.equal(bar.hidden, true);
   model.change("detail", "<b>block 4</b>");
   assert.equal(el.querySelector(".bv-detail-box").innerHTML, "<b>block 4</b>");
+});
+
+test("◀ ▶ and ← → show a step sent ahead at once, with every view driven, then tell Python the step", async () => {
+  const { listenSteps } = await import("../../../blockviz/views/js/step_ahead.js");
+  const [model, el] = await player({ channel: "c1", ahead: { 2: ["step 2 / 5", false], 4: ["step 4 / 5", false] } });
+  const shown = [];
+  const stop = listenSteps(window, () => "c1", (step, apply) => { if (apply) shown.push(step); return step !== 5; });
+  const root = el.querySelector(".bv-player");
+  try {
+    el.querySelector('[data-cmd="forward"]').click();
+    assert.deepEqual(shown, [4]);  // the view drew step 4 ...
+    assert.equal(root.dataset.step, "4");  // ... and the player shows it, before Python answered
+    assert.equal(el.querySelector(".bv-status").textContent, "step 4 / 5");
+    assert.equal(el.querySelector(".bv-jump").value, "4");
+    assert.equal(root.getAttribute("aria-busy"), "true");
+    assert.deepEqual(model.sent.map(({ cmd, step }) => [cmd, step]), [["seek", 4]]);
+    model.change("status", "step 3 / 5");  // an answer to an earlier command: the step shown stays
+    assert.equal(root.dataset.step, "4");
+    root.dispatchEvent(new window.KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true }));
+    assert.deepEqual(shown, [4]);  // nothing was sent ahead for step 5: Python is asked
+    assert.deepEqual(model.sent.map(({ cmd, step }) => [cmd, step]), [["seek", 4], ["forward", undefined]]);
+    model.change("step", 5); model.change("status", "step 5 / 5");
+    model.message({ done: true, id: model.sent[0].id });
+    assert.equal(root.dataset.step, "4");  // one answer still to come
+    model.message({ done: true, id: model.sent[1].id });
+    assert.equal(root.dataset.step, "5");  // all answered: Python's state
+    assert.equal(root.getAttribute("aria-busy"), "false");
+  } finally {
+    stop();
+  }
+});
+
+test("without a view that can show it, a step sent ahead to the player alone is asked of Python", async () => {
+  const [model, el] = await player({ channel: "c2", ahead: { 4: ["step 4 / 5", false] } });
+  el.querySelector('[data-cmd="forward"]').click();  // no view listens on c2
+  assert.equal(el.querySelector(".bv-player").dataset.step, "3");
+  assert.deepEqual(model.sent.map(({ cmd }) => cmd), ["forward"]);
 });
