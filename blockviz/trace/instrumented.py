@@ -9,7 +9,7 @@ from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.trace import events as ev
-from blockviz.trace.probe import probe_chain
+from blockviz.trace.probe import chain_of, probe_chain
 
 Emit = Callable[[ev.Event], None]
 
@@ -23,6 +23,7 @@ class RecordingBlockManager(BlockManager):
         self._seq_id = -1               # the request _allocate_block is working for
         self._deferred: list[ev.Event] | None = None  # allocate events held back, see allocate()
         self._hashes: dict[tuple, int] = {}
+        self._chains: dict[int, tuple[Sequence, int, list]] = {}  # seq id -> (it, its length, its chain_of)
 
     def compute_hash(self, token_ids: list[int], prefix: int = -1) -> int:
         # The same integers as BlockManager.compute_hash (it is pure), remembered: a replay probes a
@@ -54,7 +55,13 @@ class RecordingBlockManager(BlockManager):
 
     def can_allocate(self, seq: Sequence) -> int:
         result = super().can_allocate(seq)
-        probes = probe_chain(self, seq)
+        # A waiting request is probed at every step it waits, its tokens unchanged: its chain is kept.
+        known = self._chains.get(seq.seq_id)
+        if known is None or known[0] is not seq or known[1] != len(seq):
+            if len(self._chains) >= 1024:
+                self._chains.clear()
+            known = self._chains[seq.seq_id] = (seq, len(seq), chain_of(self, seq))
+        probes = probe_chain(self, seq, known[2])
         for probe in probes:
             self.emit(probe)
         num_new = seq.num_blocks - sum(p.outcome == "hit_used" for p in probes)

@@ -83,10 +83,20 @@ class Recorder:
     def record(self, events: list[ev.Event], touched_blocks, payload: dict | None = None):
         h, bm, step = self.history, self.scheduler.block_manager, self.history.num_steps
         seq_ids, hashes = {}, set()  # requests the step changed: the scheduled ones first, in order
+        kept = []                    # the step's events, each request's probes folded (see fold)
+        probes: list[ev.CacheProbe] = []
         for e in events:  # by type, most common first: a decode step is mostly TokenSampled
             kind = type(e)
-            if kind is ev.TokenSampled or kind is ev.CacheProbe or kind is ev.CanAllocate:
-                continue  # covered by Scheduled, or (a probe that did not admit) changed nothing
+            if kind is ev.CacheProbe:
+                if probes and probes[0].seq_id != e.seq_id:
+                    kept.append(self.fold(probes, step))
+                probes.append(e)
+                continue
+            if probes:
+                kept.append(self.fold(probes, step))
+            kept.append(e)
+            if kind is ev.TokenSampled or kind is ev.CanAllocate:
+                continue  # covered by Scheduled, or (a walk that did not admit) changed nothing
             if kind is ev.Scheduled:
                 seq_ids = {**dict.fromkeys(e.seq_ids), **seq_ids}
             elif kind is ev.BlockAllocated:
@@ -107,6 +117,8 @@ class Recorder:
             elif kind is ev.Preempted:
                 seq_ids[e.seq_id] = None
                 h.to_front(step, e.seq_id)
+        if probes:
+            kept.append(self.fold(probes, step))
         for block_id in touched_blocks:
             h.set_block(step, self.block_view(bm.blocks[block_id]))
         for hh in hashes:
@@ -117,25 +129,15 @@ class Recorder:
             if status == "running" and history.status.last != "running":
                 h.to_back(step, seq_id)  # admitted: joins running's tail, in the order scheduled
             history.update(step, len(seq), seq.num_cached_tokens, seq.block_table, status)
-        h.end_step(ev.pack_events(self.fold_probes(events)), payload)
+        h.end_step(ev.pack_events(kept), payload)
 
-    def fold_probes(self, events: list[ev.Event]) -> list[ev.Event]:
-        """Each request's probes (at most one can_allocate walk per request per step) kept with the
-        request, once per change, and a ProbesOf marking their place in the step."""
-        folded, step, i = [], self.history.num_steps, 0
-        while i < len(events):
-            e = events[i]
-            if type(e) is not ev.CacheProbe:
-                folded.append(e)
-                i += 1
-                continue
-            j = i
-            while j < len(events) and type(events[j]) is ev.CacheProbe and events[j].seq_id == e.seq_id:
-                j += 1
-            self.history.seqs[e.seq_id].probes.set(step, ev.pack_events(events[i:j]))
-            folded.append(ev.ProbesOf(e.seq_id))
-            i = j
-        return folded
+    def fold(self, probes: list[ev.CacheProbe], step: int) -> ev.ProbesOf:
+        """One request's can_allocate walk (at most one per request per step) kept with the request,
+        once per change; the step keeps a ProbesOf marking its place. Empties `probes`."""
+        seq_id = probes[0].seq_id
+        self.history.seqs[seq_id].probes.set(step, ev.pack_events(probes))
+        probes.clear()
+        return ev.ProbesOf(seq_id)
 
 
 class Replayer:

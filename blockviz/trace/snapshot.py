@@ -6,6 +6,7 @@ recorded step. Making one copies nothing: each attribute reads the History at it
 time it is asked for (a block or a request is a binary search; the free queue and the map, which
 views read whole, are built once per Snapshot and kept with it).
 """
+from array import array
 from collections.abc import Iterator, Mapping, Sequence as SequenceABC, Set
 from functools import cached_property
 
@@ -14,7 +15,32 @@ import numpy as np
 from blockviz.trace.events import Scheduled
 from blockviz.trace.history import EMPTY_TABLE, BlockView, History, SeqHistory
 
-__all__ = ["BlockView", "SeqView", "Snapshot"]
+__all__ = ["BlockView", "FreeQueue", "SeqView", "Snapshot"]
+
+
+class FreeQueue(array):
+    """snapshot.free_block_ids: block ids, head first, compared like the tuple it stands for.
+    An array, not a tuple: a tuple of a pool's worth of ints is a container the garbage collector
+    walks whole at its next collection (at 65,536 blocks and the few dozen pictures a view keeps,
+    tens of milliseconds in the middle of a seek); an array holds machine ints it never visits."""
+    __slots__ = ()  # no __dict__ either
+
+    def __new__(cls, ids=()):
+        return super().__new__(cls, "q", ids)
+
+    def __eq__(self, other):
+        if isinstance(other, (tuple, list, array)):
+            return len(self) == len(other) and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"FreeQueue({list(self)})"
 
 
 class SeqView:
@@ -168,7 +194,7 @@ class Snapshot:
         return self.history.num_blocks
 
     @cached_property
-    def free_block_ids(self) -> tuple[int, ...]:
+    def free_block_ids(self) -> FreeQueue:
         """Blocks still holding the ticket of the first order come first, in that order; then every
         block that rejoined the queue since, by ticket (later tickets are larger)."""
         h, step = self.history, self.step
@@ -182,7 +208,9 @@ class Snapshot:
                     rejoined.append((ticket, block_id))
         order = h.initial_order_array
         rejoined.sort()
-        return tuple(order[unmoved[order]].tolist()) + tuple(block_id for _, block_id in rejoined)
+        queue = FreeQueue(order[unmoved[order]].astype(np.int64).tobytes())
+        queue.extend(block_id for _, block_id in rejoined)
+        return queue
 
     @cached_property
     def hash_to_block_id(self) -> dict[int, int]:

@@ -179,3 +179,19 @@ def test_can_allocate_results_cover_minus_one_and_hits():
             bm.hash_blocks(s)
         results.add(bm.can_allocate(Sequence(probe, block_size=B)))
     assert results == {-1, 0, 2}
+
+
+def test_probe_chain_with_a_known_chain_is_the_same_walk():
+    from blockviz.engine.block_manager import BlockManager
+    from blockviz.engine.sequence import Sequence
+    from blockviz.sampling_params import SamplingParams
+    from blockviz.trace.probe import chain_of, probe_chain
+    bm = BlockManager(8, 4)
+    first = Sequence([1, 2, 3, 4, 5, 6, 7, 8, 9], SamplingParams(max_tokens=2), block_size=4)
+    bm.allocate(first, bm.can_allocate(first))
+    first.num_scheduled_tokens = len(first)
+    bm.hash_blocks(first)
+    second = Sequence([1, 2, 3, 4, 5, 6, 7, 0, 9, 9], SamplingParams(max_tokens=2), block_size=4)
+    walk = probe_chain(bm, second)
+    assert [p.outcome for p in walk] == ["hit_used", "miss", "not_probed"]
+    assert probe_chain(bm, second, chain_of(bm, second)) == walk
