@@ -1,10 +1,32 @@
 """Interface strings of the lessons' helpers (blockviz/lessons/)."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "lesson.reading": {"en": "Reading", "zh": "核心阅读"},
-    "lesson.practice": {"en": "practice", "zh": "练习另需"},
-    "lesson.minutes": {"en": "min", "zh": "分钟"},
-    "lesson.prereq": {"en": "Prerequisites", "zh": "前置"},
+    "lesson.time": {"en": "**This lesson** ≈ {total} min (reading ≈ {reading}, working it through ≈ {doing})",
+                    "zh": "**本课** ≈ {total} 分钟（阅读 ≈ {reading}，动手 ≈ {doing}）"},
+    "lesson.practice": {"en": "**More practice afterwards (optional)** {low}–{high} min",
+                        "zh": "**课后练习另需（可选）** {low}–{high} 分钟"},
+    "lesson.practice_set": {"en": " ([the practice set]({href}))", "zh": "（[练习集]({href})）"},
+    "lesson.estimate": {"en": "How these times are estimated", "zh": "这些时间是怎么估出来的"},
+    "lesson.estimate.reading": {
+        "en": "Reading ≈ {minutes} min: the page's prose ({words} words at {wpm} a minute) and the code left "
+              "open ({code} lines at {lpm} a minute).",
+        "zh": "阅读 ≈ {minutes} 分钟：本页的文字（{han} 个汉字，每分钟 {hpm} 个；另有 {words} 个英文词，"
+              "每分钟 {wpm} 个）和展开的代码（{code} 行，每分钟 {lpm} 行）。"},
+    "lesson.estimate.doing": {"en": "Working it through ≈ {minutes} min: {items}", "zh": "动手 ≈ {minutes} 分钟：{items}"},
+    "lesson.estimate.item": {"en": "{n} × {what} ({each} min each)", "zh": "{what} {n} 个（每个 {each} 分钟）"},
+    "lesson.estimate.end": {"en": ". Counted in this page's cells; the author's estimate of the practice set "
+                                  "comes on top.",
+                            "zh": "。这些都从本页的单元格中数出；课后练习集的时间是作者另行估计的。"},
+    "lesson.list_sep": {"en": ", ", "zh": "，"},
+    "lesson.activity.question": {"en": "question", "zh": "题目"},
+    "lesson.activity.prediction": {"en": "answer to write down before opening it", "zh": "先写答案再展开的预测"},
+    "lesson.activity.experiment": {"en": "change-a-variable experiment", "zh": "改变变量的实验"},
+    "lesson.activity.live_view": {"en": "live view to step through", "zh": "可逐步浏览的实时视图"},
+    "lesson.activity.picture": {"en": "picture of one step", "zh": "单步视图"},
+    "lesson.activity.source": {"en": "source excerpt", "zh": "源码片段"},
+    "lesson.activity.recall": {"en": "closed-book question", "zh": "闭卷问题"},
+    "lesson.activity.self_assessment": {"en": "self-assessment", "zh": "自评"},
+    "lesson.prereq": {"en": "**Prerequisites**: {lessons}", "zh": "**前置**：{lessons}"},
     "lesson.none": {"en": "none", "zh": "无"},
     "lesson.reveal": {"en": "The engine's answer: open it once you have written yours",
                       "zh": "引擎的答案：先写下你的答案，再展开"},
@@ -34,4 +56,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "lesson.col.found": {"en": "map → block", "zh": "映射 → 块"},
     "lesson.yes": {"en": "yes", "zh": "是"},
     "lesson.no": {"en": "no", "zh": "否"},
+    # the contiguous-versus-paged figures (blockviz/lessons/figures.py)
+    "fig.used": {"en": "K/V computed", "zh": "已算出 K/V"},
+    "fig.reserved": {"en": "reserved, not used", "zh": "预留但未用"},
+    "fig.free": {"en": "not reserved", "zh": "未分配"},
+    "fig.slot": {"en": "slot", "zh": "槽位"},
+    "fig.step": {"en": "step", "zh": "步"},
+    "fig.slots": {"en": "slots", "zh": "槽位数"},
+    "fig.requests": {"en": "requests holding memory", "zh": "占着显存的请求数"},
+    "fig.contiguous": {"en": "contiguous, max_model_len each", "zh": "连续预留（每个请求 max_model_len）"},
+    "fig.paged": {"en": "paged blocks (nano-vllm)", "zh": "分页块（nano-vllm）"},
+    "fig.reserved_line": {"en": "reserved", "zh": "预留"},
+    "fig.used_line": {"en": "used", "zh": "实际使用"},
 }

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from blockviz.i18n import t as tr
 from blockviz.views.theme import matplotlib_fonts
 
 
@@ -41,5 +42,86 @@ def _pool_slots_figure(num_blocks: int, block_size: int, placed: dict[int, str],
     ax.set_title(title, fontsize=10)
     for side in ax.spines.values():
         side.set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]  # Okabe–Ito
+
+def contiguous_pool_figure(held, num_slots: int, columns: int, title: str = "", lang: str = "en"):
+    """A contiguous pool at one step (blockviz.contiguous: `run.held[step]`), `columns` slots a row:
+    each request's range in its colour, its computed slots solid and the rest of its reservation pale."""
+    from matplotlib import rc_context
+    with rc_context({"font.family": matplotlib_fonts()}):
+        return _contiguous_pool_figure(held, num_slots, columns, title, lang)
+
+
+def _contiguous_pool_figure(held, num_slots: int, columns: int, title: str, lang: str):
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch, Rectangle
+    rows = -(-num_slots // columns)
+    fig, ax = plt.subplots(figsize=(0.9 + 0.32 * columns, 1.0 + 0.34 * rows))
+    owner = {}
+    for i, h in enumerate(held):
+        for slot in range(h.start, h.start + h.size):
+            owner[slot] = (h, PALETTE[i % len(PALETTE)], slot - h.start < h.computed)
+    for slot in range(num_slots):
+        r, c = divmod(slot, columns)
+        y = rows - 1 - r
+        if slot in owner:
+            h, colour, computed = owner[slot]
+            ax.add_patch(Rectangle((c, y), 1, 1, facecolor=colour, alpha=1.0 if computed else 0.22, edgecolor="#888",
+                                   linewidth=0.5))
+            if slot == h.start:
+                ax.text(c + 0.5, y + 0.5, h.request.label, ha="center", va="center", fontsize=8,
+                        color="white" if computed else "#000", fontweight="bold")
+        else:
+            ax.add_patch(Rectangle((c, y), 1, 1, facecolor="#F2F2F2", edgecolor="#BBB", linewidth=0.5))
+    ax.set_xlim(0, columns)
+    ax.set_ylim(0, rows)
+    ax.set_yticks([rows - 1 - r + 0.5 for r in range(rows)], [str(r * columns) for r in range(rows)], fontsize=7)
+    ax.set_xticks([])
+    ax.set_ylabel(tr("fig.slot", lang), fontsize=8)
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.legend(handles=[Patch(facecolor=PALETTE[0], label=tr("fig.used", lang)),
+                       Patch(facecolor=PALETTE[0], alpha=0.22, label=tr("fig.reserved", lang)),
+                       Patch(facecolor="#F2F2F2", edgecolor="#BBB", label=tr("fig.free", lang))],
+              loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=3, fontsize=8, frameon=False)
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def usage_figure(contiguous, paged, num_slots: int, lang: str = "en"):
+    """Two policies over their steps (lists of blockviz.contiguous.Usage): slots reserved and used,
+    and requests holding memory."""
+    from matplotlib import rc_context
+    with rc_context({"font.family": matplotlib_fonts()}):
+        return _usage_figure(contiguous, paged, num_slots, lang)
+
+
+def _usage_figure(contiguous, paged, num_slots: int, lang: str):
+    import matplotlib.pyplot as plt
+    fig, (slots, admitted) = plt.subplots(1, 2, figsize=(10, 3.2))
+    policies = ((contiguous, PALETTE[5], tr("fig.contiguous", lang)), (paged, PALETTE[0], tr("fig.paged", lang)))
+    for usage, colour, name in policies:
+        steps = [u.step for u in usage]
+        slots.step(steps, [u.reserved for u in usage], where="post", color=colour,
+                   label=f"{name}: {tr('fig.reserved_line', lang)}")
+        slots.step(steps, [u.used for u in usage], where="post", color=colour, linestyle="--",
+                   label=f"{name}: {tr('fig.used_line', lang)}")
+        admitted.step(steps, [u.admitted for u in usage], where="post", color=colour, label=name)
+    slots.axhline(num_slots, color="#888", linewidth=0.8)
+    slots.set_ylim(0, num_slots * 1.05)
+    slots.set_ylabel(tr("fig.slots", lang))
+    admitted.set_ylabel(tr("fig.requests", lang))
+    admitted.yaxis.get_major_locator().set_params(integer=True)
+    for ax in (slots, admitted):
+        ax.set_xlabel(tr("fig.step", lang))
+        ax.spines[["top", "right"]].set_visible(False)
+    slots.legend(fontsize=7, frameon=False)
+    admitted.legend(fontsize=7, frameon=False)
     fig.tight_layout()
     return fig

@@ -9,18 +9,17 @@ blockviz.exercises exercise with its one widget (`L.exercise` for the lesson's o
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Callable, Iterable
 
 from IPython.display import HTML, Markdown, display
 
 from blockviz.i18n import t as tr
-from blockviz.lessons.bilingual import prose_of
 from blockviz.lessons.catalog import LESSONS, REPO_DIR, check_lang
 from blockviz.lessons.self_assessment import LEVELS, save_self_assessment
 from blockviz.lessons.source import def_lines
 from blockviz.lessons.tables import Row, blocks_markdown, probes_markdown, rows_markdown
+from blockviz.lessons.timing import Estimate, estimate, how_estimated
 from blockviz.markup import esc
 from blockviz.queries import labels_of, seq_id_of
 from blockviz.trace.snapshot import Snapshot
@@ -64,27 +63,38 @@ class Lesson:
     def source_file(self) -> Path:
         return REPO_DIR / "lesson" / f"{self.name}.md"
 
-    def reading_minutes(self) -> int | None:
-        """From the prose of this lesson's source in its language (the markdown cells and the text
-        its cells say): 200 English words or 350 Chinese characters a minute."""
-        try:
-            text = "\n".join(prose_of(self.source_file(), self.lang))
-        except OSError:
-            return None
-        words = len(re.findall(r"[A-Za-z]+", text))
-        han = len(re.findall(r"[\u4e00-\u9fff]", text))
-        return max(1, round(words / 200 + han / 350))
+    def time_estimate(self) -> Estimate | None:
+        """How long this lesson takes in its language (blockviz/lessons/timing.py); None without its source."""
+        source = self.source_file()
+        return estimate(source, self.lang) if source.exists() else None
 
-    def header(self, practice: tuple[int, int], prerequisites: Iterable[str] = ()):
+    def practice_set(self) -> Path | None:
+        """The lesson's practice set in exercises/ (blockviz.exercises), if it has one."""
+        path = REPO_DIR / "exercises" / self.lang / f"lesson{int(self.name[:2])}.md"
+        return path if self.name[:2].isdigit() and path.exists() else None
+
+    def header(self, practice: tuple[int, int] | None = None, prerequisites: Iterable[str] = ()):
+        """Time for this page (reading plus doing, estimated from its source and said how), the
+        optional practice set afterwards (`practice`: its minutes, the author's estimate), prerequisites."""
         lang = self.lang
-        minutes = self.reading_minutes()
         parts = []
-        if minutes is not None:
-            parts.append(f"**{tr('lesson.reading', lang)}** ≈ {minutes} {tr('lesson.minutes', lang)}")
-        parts.append(f"**{tr('lesson.practice', lang)}** {practice[0]}–{practice[1]} {tr('lesson.minutes', lang)}")
-        prereq = ", ".join(self.link(p) for p in prerequisites) or tr("lesson.none", lang)
-        parts.append(f"**{tr('lesson.prereq', lang)}**: {prereq}")
-        display(Markdown(" · ".join(parts)))
+        guess = self.time_estimate()
+        if guess is not None:
+            parts.append(tr("lesson.time", lang, total=guess.total, reading=guess.reading, doing=guess.doing))
+        if practice is not None:
+            more = tr("lesson.practice", lang, low=practice[0], high=practice[1])
+            path = self.practice_set()
+            if path is not None:
+                more += tr("lesson.practice_set", lang,
+                           href=os.path.relpath(path, REPO_DIR / "notebooks" / lang).replace(os.sep, "/"))
+            parts.append(more)
+        lessons = tr("lesson.list_sep", lang).join(self.link(p) for p in prerequisites) or tr("lesson.none", lang)
+        parts.append(tr("lesson.prereq", lang, lessons=lessons))
+        text = " · ".join(parts)
+        if guess is not None:
+            text += (f"\n\n<details><summary>{esc(tr('lesson.estimate', lang))}</summary>\n\n"
+                     f"{how_estimated(guess, lang)}\n\n</details>")
+        display(Markdown(text))
 
     # views -------------------------------------------------------------------------------
     def view(self, timeline, view: str = "pool", step: int | None = None, label: str | None = None):

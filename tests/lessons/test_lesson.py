@@ -46,3 +46,97 @@ def test_reveal_folds_the_answer_away(monkeypatch):
     Lesson("01_token_to_slot", "zh").reveal(en="slot **10**", zh="槽位 **10**")
     text = shown[0].data
     assert text.startswith("<details><summary>") and "槽位 **10**" in text.split("</summary>", 1)[1]
+
+
+TIMED_SOURCE = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+    format_version: 0.13
+kernelspec:
+  display_name: Python 3 (ipykernel)
+  language: python
+  name: python3
+---
+
++++ {{"lang": "en"}}
+
+# Title
+
+{words}
+
+## Change a variable
+
++++ {{"lang": "zh"}}
+
+# 标题
+
+{han}
+
+## 改变变量
+
+```{{code-cell}} ipython3
+x = 1
+L.exercise("q", "问", 1)
+L.show(sim, "pool")
+```
+
+```{{code-cell}} ipython3
+---
+jupyter:
+  source_hidden: true
+---
+L.say(en="{say_en}",
+      zh="{say_zh}")
+L.reveal(en="a b", zh="甲乙")
+```
+"""
+
+
+@pytest.fixture
+def timed(tmp_path, monkeypatch):
+    """A lesson source with known amounts: 398 + 200 + 2 English words, 350 + 350 + 2 Chinese
+    characters, 3 open code lines, a question, a live view, a folded answer, an experiment."""
+    source = tmp_path / "01_token_to_slot.md"
+    source.write_text(TIMED_SOURCE.format(words="word " * 394, han="字" * 344, say_en="said " * 200,
+                                          say_zh="说" * 350), encoding="utf-8")
+    monkeypatch.setattr(Lesson, "source_file", lambda self: source)
+    return source
+
+
+def test_the_estimate_counts_each_languages_prose_said_text_open_code_and_activities(timed):
+    from blockviz.lessons.timing import estimate
+    en, zh = estimate(timed, "en"), estimate(timed, "zh")
+    assert (en.words, en.han, en.code_lines) == (600, 0, 3) and (zh.words, zh.han) == (0, 702)
+    assert en.reading == 3 and zh.reading == 2          # 600 / 200 + 3 / 20;  702 / 350 + 3 / 20
+    assert en.counts == zh.counts == {"question": 1, "prediction": 1, "experiment": 1, "live_view": 1}
+    assert en.doing == 3 + 2 + 5 + 2 and en.total == 15 and zh.total == 14
+
+
+def test_header_states_the_time_and_how_it_was_estimated_and_keeps_the_practice_call(timed, monkeypatch):
+    from tests.test_chinese_punctuation import half_width
+    shown = []
+    monkeypatch.setattr("blockviz.lessons.lesson.display", shown.append)
+    Lesson("01_token_to_slot", "en").header(practice=(10, 20), prerequisites=["00_start_here"])
+    en = shown[-1].data
+    assert en.startswith("**This lesson** ≈ 15 min (reading ≈ 3, working it through ≈ 12)")
+    assert "10–20 min ([the practice set](../../exercises/en/lesson1.md))" in en
+    assert "[00 · Start here](00_start_here.ipynb)" in en
+    assert "<details><summary>How these times are estimated" in en and "1 × question (3 min each)" in en
+    assert "600 words at 200 a minute" in en
+    Lesson("01_token_to_slot", "zh").header()
+    zh = shown[-1].data
+    assert zh.startswith("**本课** ≈ 14 分钟（阅读 ≈ 2，动手 ≈ 12） · **前置**：无")
+    assert "702 个汉字" in zh and half_width(zh) == []
+
+
+def test_every_lessons_header_renders(monkeypatch):
+    from blockviz.lessons import LESSONS
+    shown = []
+    monkeypatch.setattr("blockviz.lessons.lesson.display", shown.append)
+    for name in LESSONS:
+        for lang in ("en", "zh"):
+            Lesson(name, lang).header(practice=(10, 20))
+            assert Lesson(name, lang).time_estimate().total >= Lesson(name, lang).time_estimate().reading >= 1
+    assert len(shown) == 2 * len(LESSONS)
