@@ -61,10 +61,12 @@ def outgrown(scheduler: Scheduler) -> list[Sequence]:
 
 
 STATUS_NAMES = {status: status.name.lower() for status in SequenceStatus}
+RUNNING, WAITING = SequenceStatus.RUNNING, SequenceStatus.WAITING
 
 
 def status_name(seq: Sequence) -> str:
-    return STATUS_NAMES[seq.status]
+    status = seq.status  # compared by identity: an Enum's hash is Python code, and this runs per request per step
+    return "running" if status is RUNNING else "waiting" if status is WAITING else STATUS_NAMES[status]
 
 
 class Recorder:
@@ -123,12 +125,13 @@ class Recorder:
             h.set_block(step, self.block_view(bm.blocks[block_id]))
         for hh in hashes:
             h.set_hash(step, hh, bm.hash_to_block_id.get(hh, -1))
+        seqs, histories = self.seqs, h.seqs
         for seq_id in seq_ids:
-            seq, history = self.seqs[seq_id], h.seqs[seq_id]
+            seq, history = seqs[seq_id], histories[seq_id]
             status = status_name(seq)
             if status == "running" and history.status.last != "running":
                 h.to_back(step, seq_id)  # admitted: joins running's tail, in the order scheduled
-            history.update(step, len(seq), seq.num_cached_tokens, seq.block_table, status)
+            history.update(step, seq.num_tokens, seq.num_cached_tokens, seq.block_table, status)
         h.end_step(ev.pack_events(kept), payload)
 
     def fold(self, probes: list[ev.CacheProbe], step: int) -> ev.ProbesOf:
