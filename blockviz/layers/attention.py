@@ -34,12 +34,16 @@ def gather_kv(cache: torch.Tensor, block_tables: torch.Tensor, num_keys: int) ->
     block_table[t // B] at offset t % B (slot block_table[t // B] * B + t % B); entries past a
     table's end read block 0 and must be masked.
     """
-    num_seqs = block_tables.size(0)
-    # Whole blocks in table order: row t of the result is offset t % block_size of block
-    # block_table[t // block_size], the slot formula above. One index_select of whole blocks reads
-    # the same slots as indexing slot by slot, about 3x faster on CPU.
-    blocks = cache.index_select(0, block_tables.flatten().clamp(min=0))
-    return blocks.view(num_seqs, -1, *cache.shape[2:])[:, :num_keys]
+    block_size = cache.size(1)
+    # Block b holds slots b * B ... b * B + B - 1, so the table's blocks laid end to end list every
+    # position's slot in order: entry t is block_table[t // block_size] * B + t % block_size. Cut at
+    # num_keys, then one index_select of those rows of the flat pool: exactly num_keys keys per
+    # sequence, however large a block is. (Whole blocks would read 256 keys per request at block
+    # size 256 for a 70-token context; slot by slot with tensor indexing costs twice as much.)
+    offsets = torch.arange(block_size, dtype=block_tables.dtype, device=block_tables.device)
+    slots = (block_tables.clamp(min=0)[:, :, None] * block_size + offsets).flatten(1)[:, :num_keys]
+    rows = cache.flatten(0, 1).index_select(0, slots.flatten())
+    return rows.view(*slots.shape, *cache.shape[2:])
 
 
 def _pad(x: torch.Tensor, cu_seqlens: torch.Tensor, max_len: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -142,11 +146,15 @@ def paged_decode_attention(
     scale: float,
 ) -> torch.Tensor:
     """Decode: one query per sequence over its context_lens[s] keys, read through its block table."""
-    max_len = block_tables.size(1) * k_cache.size(1)
+    # As with flash_attn_with_kvcache(cache_seqlens=context_lens, block_table=...), the key count
+    # comes from context_lens: keys up to the batch's longest context, not the tables' whole blocks.
+    # A shorter request's row runs past its own length (into the rest of its last block, or its -1
+    # padding read as block 0) and the mask hides that; nothing past the longest context is read.
+    max_len = int(context_lens.max())
     k = gather_kv(k_cache, block_tables, max_len)
     v = gather_kv(v_cache, block_tables, max_len)
     # padded_attention's mask with one query, the last position: it sees exactly the first
-    # context_lens keys, and the gathered tail past them (the table's padding) is hidden.
+    # context_lens keys, and the gathered tail past them is hidden.
     allowed = torch.arange(max_len, device=q.device)[None, None, :] < context_lens[:, None, None]
     return masked_attention(q[:, None], k, v, allowed, scale)[:, 0]
 
