@@ -720,21 +720,22 @@ STRINGS: dict[str, dict[str, str]] = {
               "may_append; len(seq) includes the token computed now):",
         "zh": "下一步对所有运行中的请求解码。注意力运行时，批次里是（块表是 may_append 之后的；len(seq) 包含本步计算的 token）："},
     "decode_mask.task": {
-        "en": "paged_decode_attention reads every request's padded block table in full (gather_kv), so it gathers "
-              "the same number of keys for each request. How many of {label}'s gathered keys does the mask hide? "
-              "Answer with one whole number.",
-        "zh": "paged_decode_attention 把每个请求填充后的块表整个读一遍（gather_kv），所以为每个请求取回的 key 数相同。"
+        "en": "paged_decode_attention gathers the same number of keys for every request (one rectangle for the "
+              "batch, read through gather_kv). How many of {label}'s gathered keys does the mask hide? Answer with "
+              "one whole number.",
+        "zh": "paged_decode_attention 为每个请求取回同样多的 key（整个批次一个矩形，经 gather_kv 读取）。"
               "{label} 取回的 key 里有多少被掩码挡住？请写一个整数。"},
     "decode_mask.hint": {
-        "en": "prepare_decode pads each block table with -1 to the longest one in the batch; gather_kv reads all of "
-              "it, max_blocks × B keys per request (padding reads block 0). The mask keeps the first context_lens = "
-              "len(seq) of them.",
-        "zh": "prepare_decode 用 -1 把每个块表填充到批次里最长的那个；gather_kv 全部读出，每个请求 max_blocks × B 个 key"
-              "（填充读的是块 0）。掩码只保留前 context_lens = len(seq) 个。"},
+        "en": "paged_decode_attention gathers max_len = max(context_lens) keys for every request: as many as the "
+              "longest context in the batch, not whole blocks (past a request's table, the -1 padding reads block 0). "
+              "The mask keeps the first context_lens = len(seq) of them.",
+        "zh": "paged_decode_attention 为每个请求取回 max_len = max(context_lens) 个 key：和批次里最长的上下文一样多，"
+              "不是整块（超出请求的块表之后，填充值 -1 读的是块 0）。掩码只保留其中前 context_lens = len(seq) 个。"},
     "decode_mask.mis.own_blocks": {
-        "en": "Every block table is padded to the longest one in the batch, and gather_kv reads the padding too: "
-              "count the padded blocks as well.",
-        "zh": "每个块表都被填充到批次中最长的那个，gather_kv 连填充也读：填充的块也要算上。"},
+        "en": "That is only the rest of the request's own last block. The gather is one rectangle for the whole batch, "
+              "as long as its longest context, so the row goes on past the request's own blocks.",
+        "zh": "这只是该请求自己最后一块的剩余部分。取回的是整个批次的一个矩形，长度等于最长的上下文，"
+              "所以这一行会越过请求自己的块继续读下去。"},
     "decode_mask.mis.current_not_key": {
         "en": "The token computed now is a key too: its K/V is stored before attention reads, and context_lens = "
               "len(seq) includes it.",
@@ -742,21 +743,22 @@ STRINGS: dict[str, dict[str, str]] = {
     "decode_mask.mis.visible_keys": {
         "en": "That is the number of keys the mask keeps; the question asks how many it hides.",
         "zh": "这是掩码保留的 key 数；题目问的是被挡住的个数。"},
-    "decode_mask.mis.padding_only": {
-        "en": "Also count the empty slots at the end of the request's own last block: they are gathered and hidden "
-              "as well.",
-        "zh": "请求自己最后一块末尾的空槽也要算：它们同样被取回、被挡住。"},
+    "decode_mask.mis.whole_blocks": {
+        "en": "That counts whole blocks of the padded tables (max_blocks × B). paged_decode_attention gathers keys "
+              "only up to the longest context in the batch, max(context_lens).",
+        "zh": "这是按填充后块表的整块（max_blocks × B）算的。paged_decode_attention 只取到批次里最长的上下文为止，"
+              "即 max(context_lens)。"},
     "decode_mask.mis.gathered_keys": {
         "en": "That is every gathered key; the mask keeps the request's own context_lens of them.",
         "zh": "这是取回的全部 key；掩码会保留其中属于该请求的 context_lens 个。"},
     "decode_mask.solution": {
-        "en": "prepare_decode pads the block tables to {width} blocks; {label}'s row is {row}. gather_kv reads "
-              "{width} × {B} = {gathered} keys for it, and context_lens = {context} of them are its own. Hidden: "
-              "{gathered} − {context} = **{answer}** ({rest} empty slot(s) of its last block, {pad} padded block(s) "
-              "× {B}).",
-        "zh": "prepare_decode 把块表填充到 {width} 块；{label} 的那一行是 {row}。gather_kv 为它读出 {width} × {B} = "
-              "{gathered} 个 key，其中 context_lens = {context} 个是它自己的。被挡住的：{gathered} − {context} = "
-              "**{answer}**（它最后一块里 {rest} 个空槽，加 {pad} 个填充块 × {B}）。"},
+        "en": "paged_decode_attention gathers max_len = max(context_lens) = {gathered} keys for every request, the "
+              "longest context in the batch; {label}'s row reads them through its block table {row} (padded to "
+              "{width} blocks). context_lens = {context} of them are its own. Hidden: {gathered} − {context} = "
+              "**{answer}**.",
+        "zh": "paged_decode_attention 为每个请求取回 max_len = max(context_lens) = {gathered} 个 key，即批次里最长的"
+              "上下文；{label} 那一行通过它的块表 {row}（填充到 {width} 块）读取，其中 context_lens = {context} 个是"
+              "它自己的。被挡住的：{gathered} − {context} = **{answer}**。"},
 
     # --- a lesson's fixed question (exercises/question.py) ------------------------------------------
     "question.title": {"en": "Compute first, then check", "zh": "先算，再核对"},

@@ -250,15 +250,16 @@ def test_prefill_batch_chunk_mistakes():
 
 
 # A (9 tokens) and B (2) decode: A holds 3 blocks, B one; the tables are padded to 3 blocks of 4.
+# Decode gathers up to the longest context (A's 10 keys), so B's row hides 10 - 3.
 DECODE = dict(block_size=4, num_blocks=8, setup=[["add", "A", "abcdefghi", 4], ["add", "B", "xy", 4], ["step", 1]])
 
 
 @pytest.mark.parametrize("wrong, name", [
-    ("1", "own_blocks"), ("10", "current_not_key"), ("3", "visible_keys"), ("8", "padding_only"),
-    ("12", "gathered_keys"),
+    ("1", "own_blocks"), ("8", "current_not_key"), ("3", "visible_keys"), ("9", "whole_blocks"),
+    ("10", "gathered_keys"),
 ])
 def test_decode_mask_mistakes(wrong, name):
-    named("decode_mask", 9, wrong, name, **DECODE, label="B")
+    named("decode_mask", 7, wrong, name, **DECODE, label="B")
 
 
 def test_a_hit_on_a_free_block_treated_as_a_miss():

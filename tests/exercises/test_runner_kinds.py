@@ -1,6 +1,8 @@
 """The kinds about the model side agree with the model side itself: kv_bytes with the model runner's
 pool and the lessons' numbers, prefill_batch with what a live LLM's ModelRunner builds for the same
 step, decode_mask with what paged_decode_attention masks, lifetime with the slots a live LLM writes."""
+from unittest import mock
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -11,6 +13,7 @@ from blockviz.engine.model_runner import DTYPES, kv_bytes_per_block  # noqa: E40
 from blockviz.exercises.engine import encode, full_order  # noqa: E402
 from blockviz.exercises.kinds.kvbytes import model_config  # noqa: E402
 from blockviz.exercises.kinds.lifetime import scenario  # noqa: E402
+from blockviz.layers import attention  # noqa: E402
 from blockviz.layers.attention import paged_decode_attention  # noqa: E402
 from blockviz.llm import LLM  # noqa: E402
 from blockviz.model_inputs import model_inputs  # noqa: E402
@@ -82,17 +85,27 @@ def test_prefill_batch_is_what_a_live_model_runner_builds():
 
 def hidden_by_attention(batch, block_size: int, i: int) -> int:
     """Run paged_decode_attention on a pool whose slot s holds the unit vector s as its value: the
-    output of request i is non-zero exactly at the slots its mask lets through."""
+    output of request i is non-zero exactly at the slots its mask lets through. How many keys it
+    gathered per request is read off its own gather_kv calls."""
     tables = torch.tensor(batch.inputs["block_tables"], dtype=torch.int32)
     num_blocks = int(tables.max()) + 1
     slots = num_blocks * block_size
     v_cache = torch.eye(slots).view(num_blocks, block_size, 1, slots)
     k_cache = torch.zeros_like(v_cache)
     q = torch.zeros(len(batch.labels), 1, slots)
-    out = paged_decode_attention(q, k_cache, v_cache, torch.tensor(batch.inputs["context_lens"], dtype=torch.int32),
-                                 tables, scale=1.0)
+    gathered, gather_kv = [], attention.gather_kv
+
+    def recording(cache, block_tables, num_keys):
+        keys = gather_kv(cache, block_tables, num_keys)
+        gathered.append(keys.size(1))
+        return keys
+
+    with mock.patch.object(attention, "gather_kv", recording):
+        out = paged_decode_attention(q, k_cache, v_cache, torch.tensor(batch.inputs["context_lens"],
+                                     dtype=torch.int32), tables, scale=1.0)
     seen = int((out[i, 0] > 0).sum())
-    return tables.size(1) * block_size - seen
+    assert len(set(gathered)) == 1  # K and V: one rectangle for the batch
+    return gathered[0] - seen
 
 
 def test_decode_mask_is_what_paged_decode_attention_hides():

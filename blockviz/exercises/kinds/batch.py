@@ -2,7 +2,8 @@
 
 prefill_batch: cu_seqlens_q, cu_seqlens_k or the slot_mapping of a prefill step in which some
 requests have a cached prefix (or an earlier chunk). decode_mask: how many of one request's gathered
-keys paged_decode_attention's mask hides (max_blocks × B − context_len).
+keys paged_decode_attention's mask hides (max(context_lens) − context_len: decode gathers keys up to
+the batch's longest context).
 
 The setup runs on the Simulator, then one more step; engine.next_batch captures the sequences the
 scheduler hands to compute and runs ModelRunner.prepare_prefill / prepare_decode on them
@@ -216,7 +217,7 @@ class DecodeMask(Kind):
         i = batch.labels.index(params["label"])
         padded = batch.inputs["block_tables"][i]
         context = batch.inputs["context_lens"][i]
-        gathered = len(padded) * params["block_size"]
+        gathered = max(batch.inputs["context_lens"])  # paged_decode_attention's max_len
         return Solved(gathered - context, {"batch": batch, "i": i, "padded": padded, "context": context,
                                            "gathered": gathered})
 
@@ -232,7 +233,7 @@ class DecodeMask(Kind):
         f, B = solved.facts, params["block_size"]
         own = len(f["batch"].tables[f["i"]])
         models = [("own_blocks", own * B - f["context"]), ("current_not_key", solved.answer + 1),
-                  ("visible_keys", f["context"]), ("padding_only", (len(f["padded"]) - own) * B),
+                  ("visible_keys", f["context"]), ("whole_blocks", len(f["padded"]) * B - f["context"]),
                   ("gathered_keys", f["gathered"])]
         for name, guess in models:
             if value == guess != solved.answer:
@@ -240,8 +241,6 @@ class DecodeMask(Kind):
         return None
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
-        f, B = solved.facts, params["block_size"]
-        own = len(f["batch"].tables[f["i"]])
-        return tr("decode_mask.solution", lang, label=params["label"], width=len(f["padded"]), B=B,
-                  row=f["padded"], gathered=f["gathered"], context=f["context"], answer=solved.answer,
-                  rest=own * B - f["context"], pad=len(f["padded"]) - own)
+        f = solved.facts
+        return tr("decode_mask.solution", lang, label=params["label"], width=len(f["padded"]), row=f["padded"],
+                  gathered=f["gathered"], context=f["context"], answer=solved.answer)
