@@ -1,18 +1,32 @@
 """Matplotlib pictures a lesson draws itself (the team's views draw the rest)."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Iterable
 
 from blockviz.i18n import t as tr
 from blockviz.views.theme import matplotlib_fonts
 
 
+@contextmanager
+def fonts():
+    """The CJK font for Chinese labels while a figure is built. Only font.family is set and put back:
+    matplotlib's rc_context would also put back `interactive`, which IPython's inline backend turns on
+    when the first figure of a notebook loads it, and no later figure would be shown."""
+    import matplotlib
+    before = matplotlib.rcParams["font.family"]
+    matplotlib.rcParams["font.family"] = matplotlib_fonts()
+    try:
+        yield
+    finally:
+        matplotlib.rcParams["font.family"] = before
+
+
 def pool_slots_figure(num_blocks: int, block_size: int, placed: dict[int, str], title: str = "",
                       highlight: Iterable[int] = (), crossed: Iterable[int] = (), lang: str = "en"):
     """The physical pool as a grid (a row per block, a column per offset) with labels in some slots;
     `highlight` slots orange, `crossed` slots struck through (a wrong answer)."""
-    from matplotlib import rc_context
-    with rc_context({"font.family": matplotlib_fonts()}):  # the CJK font for Chinese labels
+    with fonts():
         return _pool_slots_figure(num_blocks, block_size, placed, title, set(highlight), crossed, lang)
 
 
@@ -51,8 +65,7 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 def contiguous_pool_figure(held, num_slots: int, columns: int, title: str = "", lang: str = "en"):
     """A contiguous pool at one step (blockviz.contiguous: `run.held[step]`), `columns` slots a row:
     each request's range in its colour, its computed slots solid and the rest of its reservation pale."""
-    from matplotlib import rc_context
-    with rc_context({"font.family": matplotlib_fonts()}):
+    with fonts():
         return _contiguous_pool_figure(held, num_slots, columns, title, lang)
 
 
@@ -74,7 +87,7 @@ def _contiguous_pool_figure(held, num_slots: int, columns: int, title: str, lang
                                    linewidth=0.5))
             if slot == h.start:
                 ax.text(c + 0.5, y + 0.5, h.request.label, ha="center", va="center", fontsize=8,
-                        color="white" if computed else "#000", fontweight="bold")
+                        color="white" if computed else "#000")
         else:
             ax.add_patch(Rectangle((c, y), 1, 1, facecolor="#F2F2F2", edgecolor="#BBB", linewidth=0.5))
     ax.set_xlim(0, columns)
@@ -97,14 +110,13 @@ def _contiguous_pool_figure(held, num_slots: int, columns: int, title: str, lang
 def usage_figure(contiguous, paged, num_slots: int, lang: str = "en"):
     """Two policies over their steps (lists of blockviz.contiguous.Usage): slots reserved and used,
     and requests holding memory."""
-    from matplotlib import rc_context
-    with rc_context({"font.family": matplotlib_fonts()}):
+    with fonts():
         return _usage_figure(contiguous, paged, num_slots, lang)
 
 
 def _usage_figure(contiguous, paged, num_slots: int, lang: str):
     import matplotlib.pyplot as plt
-    fig, (slots, admitted) = plt.subplots(1, 2, figsize=(10, 3.2))
+    fig, (slots, admitted) = plt.subplots(1, 2, figsize=(10, 3.8))
     policies = ((contiguous, PALETTE[5], tr("fig.contiguous", lang)), (paged, PALETTE[0], tr("fig.paged", lang)))
     for usage, colour, name in policies:
         steps = [u.step for u in usage]
@@ -120,8 +132,9 @@ def _usage_figure(contiguous, paged, num_slots: int, lang: str):
     admitted.yaxis.get_major_locator().set_params(integer=True)
     for ax in (slots, admitted):
         ax.set_xlabel(tr("fig.step", lang))
+        ax.xaxis.get_major_locator().set_params(integer=True)
         ax.spines[["top", "right"]].set_visible(False)
-    slots.legend(fontsize=7, frameon=False)
-    admitted.legend(fontsize=7, frameon=False)
+    slots.legend(fontsize=7, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    admitted.legend(fontsize=7, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2))
     fig.tight_layout()
     return fig

@@ -15,7 +15,7 @@ def render_text(snapshot: Snapshot, decode: Decode | None = None) -> str:
     decode = decode or (lambda ids: " ".join(map(str, ids)))
     phase = {None: "start", True: "prefill", False: "decode"}[snapshot.is_prefill]
     lines = [f"step {snapshot.step} · {phase} · block size {snapshot.block_size} · "
-             f"{snapshot.num_blocks} blocks, {len(snapshot.free_block_ids)} free"]
+             f"{snapshot.num_blocks} blocks, {len(snapshot.free_block_ids)} in the free queue"]
     states = classify(snapshot)
     width = max(len(s.value) for s in states) if states else 0
     run: list[int] = []  # consecutive never-used free blocks print as one line

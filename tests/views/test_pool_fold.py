@@ -91,5 +91,5 @@ def test_the_header_still_counts_the_whole_pool_and_the_legend_explains_a_fold(h
     svg = render_pool(huge.snapshot(2), huge.events(2), lang="zh")
     assert "共65536块" in svg and "整行一格" in svg
     en = render_pool(huge.snapshot(2), huge.events(2))
-    assert f"65536 blocks, {len(huge.snapshot(2).free_block_ids)} free" in en
+    assert f"65536 blocks, {len(huge.snapshot(2).free_block_ids)} in the free queue" in en
     assert "65 535 · " in en and "free, nothing to reuse" in en
