@@ -17,7 +17,9 @@ _FOLD = str.maketrans({
 _BRACKETS = str.maketrans({c: " " for c in "[](){}<>"})
 _INT = re.compile(r"[+-]?\d+(?:\.0*)?")
 _THOUSANDS = re.compile(r"(?<=\d)[,_ ](?=\d{3}(?!\d))")
-_UNIT = re.compile(r"\s*(bytes?|b|kib|mib|gib|blocks?|tokens?|slots?|keys?|字节|个块|块|个槽位|槽位|个)\s*$", re.IGNORECASE)
+# Unit words a number may carry ("36 slots", "36 个槽位", "3块", "28 MiB"): read past, never converted.
+_UNIT_WORDS = r"bytes?|b|kib|mib|gib|blocks?|tokens?|slots?|keys?|字节|块|槽位|槽|个"
+_UNITS_AFTER_NUMBER = re.compile(rf"(?<=\d)(?:\s*(?:{_UNIT_WORDS}))+(?=[\s,;:)\]]|$)", re.IGNORECASE)
 
 
 MAX_ANSWER = 2000  # characters: every real answer is far shorter
@@ -32,6 +34,7 @@ class AnswerError(ValueError):
         super().__init__(key)
         self.key = key
         self.fmt = fmt
+        self.where: tuple[int, str] | None = None  # (row, column key) of a table's cell that could not be read
 
 
 def normalize(answer, depth: int = 0) -> str:
@@ -86,8 +89,9 @@ def to_int(token: str) -> int:
 
 
 def parse_ints(answer, count: int | None = None) -> list[int]:
-    text = normalize(answer)
-    tokens = text.translate(_BRACKETS).replace(",", " ").replace(";", " ").replace(":", " ").split()
+    """Whole numbers in any notation: '23, 8, 9, 10', '23，8，9，10', '[23 8 9 10]', '3 blocks, 4 blocks'."""
+    text = _UNITS_AFTER_NUMBER.sub("", normalize(answer).translate(_BRACKETS))
+    tokens = text.replace(",", " ").replace(";", " ").replace(":", " ").split()
     if not tokens:
         raise AnswerError("ex.answer.empty")
     values = [to_int(token) for token in tokens]
@@ -98,7 +102,7 @@ def parse_ints(answer, count: int | None = None) -> list[int]:
 
 def parse_int(answer) -> int:
     """One whole number, perhaps followed by a unit word: '36', '36 slots', '３６', 36.0."""
-    values = parse_ints(_UNIT.sub("", normalize(answer)))
+    values = parse_ints(answer)
     if len(values) != 1:
         raise AnswerError("ex.answer.one_number", got=len(values))
     return values[0]
@@ -107,16 +111,16 @@ def parse_int(answer) -> int:
 def parse_amount(answer) -> int:
     """One whole number, perhaps with thousands separators (1,835,008) and a unit word (28 MiB, 1170 blocks).
     The unit is only read past, never converted: the question says which unit it asks for."""
-    text = _UNIT.sub("", _THOUSANDS.sub("", normalize(answer)))
-    return parse_int(text)
+    return parse_int(_THOUSANDS.sub("", normalize(answer)))
 
 
-YES = {"yes", "y", "true", "t", "1", "是", "是的", "对", "要", "需要", "会", "有", "能", "可以"}
-NO = {"no", "n", "false", "f", "0", "否", "不", "不是", "不要", "不需要", "不会", "没有", "无", "不能", "不可以", "错"}
+YES = {"yes", "y", "true", "t", "1", "是", "是的", "对", "对的", "要", "需要", "会", "会的", "有", "能", "可以"}
+NO = {"no", "n", "false", "f", "0", "否", "不", "不是", "不对", "不要", "不需要", "不会", "没有", "无", "不能", "不可以",
+      "错"}
 
 
 def parse_yes_no(answer) -> bool:
-    word = normalize(answer).lower().strip(" !")
+    word = normalize(answer).translate(_BRACKETS).lower().strip(" !")
     if word in YES:
         return True
     if word in NO:
@@ -152,14 +156,14 @@ NONE_WORDS = {"none", "nobody", "no", "nothing", "empty", "-", "无", "没有", 
 def parse_labels(answer, known: list[str]) -> list[str]:
     """Request labels (A, B, ...) in the order given; 'none' for an empty list."""
     text = normalize(answer)
-    if squash(text) in NONE_WORDS or squash(text) in ("[]", "()"):
+    if squash(text) in NONE_WORDS or text.strip() in NONE_WORDS or squash(text) in ("[]", "()"):
         return []
     items = text.translate(_BRACKETS).replace(",", " ").replace(";", " ").replace(":", " ").split()
     if not items:
         raise AnswerError("ex.answer.empty")
     labels = []
     for token in items:
-        if squash(token) in NONE_WORDS:
+        if squash(token) in NONE_WORDS or token in NONE_WORDS:
             continue
         label = token.upper()
         if label not in known:
@@ -172,3 +176,51 @@ def tokens(answer) -> list[str]:
     """Every item of an answer, brackets and separators removed."""
     text = normalize(answer).translate(_BRACKETS).replace(",", " ").replace(";", " ").replace(":", " ")
     return text.split()
+
+
+_ROW_BREAK = re.compile(r"\n|/")
+_CELL_BREAK = re.compile(r"[|\t]")
+_RULE = re.compile(r"[\s|:+-]*")  # a Markdown table's |---|---| line
+HEADER_WORDS = {"step", "steps", "#", "步", "步骤", "第几步"}
+
+
+def parse_rows(answer, cells: int, count: int) -> list[list[str]]:
+    """A table typed one row a line (or rows separated by '/'), its cells separated by '|' or a tab:
+    `A B | 3 | 0 | 0`. A first cell numbering the row (`1 | A B | 3 | 0 | 0`), a header line, Markdown
+    table pipes and rules are read past. A list of rows (Python values) is read the same way.
+    Returns each row's cells as text for the caller's cell readers (see cell())."""
+    if isinstance(answer, (list, tuple)) and answer and all(isinstance(row, (list, tuple)) for row in answer):
+        answer = "\n".join(" | ".join(normalize(c, 1) for c in row) for row in answer)
+    text = normalize(answer)
+    if text[0] in "[(" and text[-1] in "])":  # the whole table in brackets
+        text = text[1:-1]
+    rows = []
+    for line in _ROW_BREAK.split(text):
+        line = line.strip().strip("|").strip()
+        if _RULE.fullmatch(line):
+            continue
+        parts = [part.strip() for part in _CELL_BREAK.split(line)]
+        if squash(parts[0]) in HEADER_WORDS:
+            continue
+        if len(parts) == cells + 1:  # the row's number first
+            number = to_int(parts[0].translate(_BRACKETS).strip())
+            if number != len(rows) + 1:
+                raise AnswerError("ex.answer.row_number", row=len(rows) + 1, got=number)
+            parts = parts[1:]
+        if len(parts) != cells:
+            raise AnswerError("ex.answer.cells", row=len(rows) + 1, expected=cells, got=len(parts))
+        rows.append(parts)
+    if not rows:
+        raise AnswerError("ex.answer.empty")
+    if len(rows) != count:
+        raise AnswerError("ex.answer.rows", expected=count, got=len(rows))
+    return rows
+
+
+def cell(read, text: str, row: int, column: str):
+    """`read(text)`, an AnswerError marked with the cell it came from (row, column key)."""
+    try:
+        return read(text)
+    except AnswerError as e:
+        e.where = (row, column)
+        raise

@@ -35,6 +35,7 @@ class Feedback:
     fmt: dict = field(default_factory=dict)
     misconception: str | None = None
     also: tuple[str, ...] = ()  # keys of other known mistakes that give the same wrong answer
+    lead: str | None = None     # a key said first: where the mistake is (a table's first wrong cell)
 
 
 def partial(key: str, wrong: list, total: int, **fmt) -> "Feedback":
@@ -99,6 +100,10 @@ class Kind:
     def hint(self, params: dict, solved: Solved, lang: str) -> str:
         return tr(f"{self.name}.hint", lang)
 
+    def answer_lines(self, params: dict, solved: Solved) -> int:
+        """Lines the answer takes (a table: one a row); the widget's answer box grows to fit."""
+        return 1
+
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         raise NotImplementedError
 
@@ -142,7 +147,10 @@ class Exercise:
         try:
             value = self.kind.parse(answer, self.params, self.solved)
         except AnswerError as e:
-            return Result(False, tr(e.key, lang, **e.fmt), malformed=True)
+            message = tr(e.key, lang, **e.fmt)
+            if e.where:
+                message = tr("ex.answer.where", lang, row=e.where[0], column=tr(e.where[1], lang)) + " " + message
+            return Result(False, message, malformed=True)
         except Exception as e:  # a bug must not show a learner a traceback
             return Result(False, tr("ex.answer.unreadable", lang, error=type(e).__name__), malformed=True)
         try:
@@ -153,7 +161,8 @@ class Exercise:
             return Result(False, tr("ex.answer.unreadable", lang, error=type(e).__name__), malformed=True)
         if feedback is None:
             return Result(False, tr("ex.check.wrong", lang))
-        message = " ".join([tr(feedback.key, lang, **feedback.fmt)]
+        message = " ".join([tr(feedback.lead, lang, **feedback.fmt)] * bool(feedback.lead)
+                           + [tr(feedback.key, lang, **feedback.fmt)]
                            + [tr("ex.check.or", lang, why=tr(key, lang, **feedback.fmt)) for key in feedback.also]
                            + [tr("ex.check.try_again", lang)])
         return Result(False, message, feedback.misconception)
@@ -170,6 +179,10 @@ class Exercise:
 
     def answer_text(self, lang: str | None = None) -> str:
         return self.kind.answer_text(self.solved, lang or self.lang)
+
+    @property
+    def answer_lines(self) -> int:
+        return self.kind.answer_lines(self.params, self.solved)
 
     def widget(self):
         from blockviz.exercises.widget import ExerciseWidget

@@ -18,7 +18,12 @@ class ExerciseWidget(w.VBox):
     def __init__(self, exercise: Exercise, lang: str | None = None):
         lang = lang or exercise.lang
         self.prompt = w.HTML(markdown_html(exercise.prompt_in(lang)))
-        self.answer = w.Text(placeholder=tr("ex.ui.placeholder", lang), layout=w.Layout(width="50%"))
+        lines = exercise.answer_lines
+        if lines > 1:  # a table: one row a line
+            self.answer = w.Textarea(placeholder=tr(f"{exercise.kind.name}.placeholder", lang), rows=lines + 1,
+                                     layout=w.Layout(width="50%"))
+        else:
+            self.answer = w.Text(placeholder=tr("ex.ui.placeholder", lang), layout=w.Layout(width="50%"))
         self.check_button = w.Button(description=tr("ex.ui.check", lang), button_style="primary")
         self.hint_button = w.Button(description=tr("ex.ui.hint", lang))
         self.solution_button = w.Button(description=tr("ex.ui.solution", lang))

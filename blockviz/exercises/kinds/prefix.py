@@ -218,7 +218,7 @@ class HitPattern(PrefixKind):
         wrong = [i for i, (v, r) in enumerate(zip(value, right)) if v != r]
         free_miss, _ = self.hand(params, solved, free_is_miss=True)
         if "F" in right and (value == free_miss or all((value[i], right[i]) == ("M", "F") for i in wrong)):
-            return Feedback("ex.prefix.mis.free_is_miss", {"blocks": ", ".join(map(str, wrong))}, "free_is_miss")
+            return Feedback("ex.prefix.mis.free_is_miss", {}, "free_is_miss")  # which blocks would give it away
         if all({value[i], right[i]} == {"U", "F"} for i in wrong):
             return Feedback("hit_pattern.mis.used_free", {"blocks": ", ".join(map(str, wrong))}, "used_vs_free")
         if all({value[i], right[i]} == {"M", "-"} for i in wrong):
@@ -257,8 +257,7 @@ class CanAllocate(PrefixKind):
             return Feedback("ex.prefix.mis.last_block", {}, "last_block_hit")
         free_miss, _ = self.hand(params, solved, free_is_miss=True)
         if "F" in codes and value == sum(1 for c in free_miss if c == "U") != right:
-            return Feedback("ex.prefix.mis.free_is_miss", {"blocks": ", ".join(
-                str(i) for i, c in enumerate(codes) if c == "F")}, "free_is_miss")
+            return Feedback("ex.prefix.mis.free_is_miss", {}, "free_is_miss")
         if right == -1 and value == hits and hand_cost(codes, free_hits_cost=False) <= free < need:
             return Feedback("ex.prefix.mis.free_hit_costs_nothing", {}, "free_hit_costs_nothing")
         if right == -1 and value == hits:
