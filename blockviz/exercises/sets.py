@@ -47,6 +47,12 @@ LESSON7_BATCH = {"block_size": 4, "num_blocks": 16, "free_order": [9, 3, 12, 6, 
 SYSTEM = "You_are_kind_"
 DEMO_SHARE = {"block_size": 4, "num_blocks": 16, "setup": [["add", "A", SYSTEM + "Who?", 8], ["step", 1]]}
 
+# The capstone (lesson 11): A and B share a two-block prefix in a pool of five blocks. B hits A's blocks
+# while A runs; a decode crosses a block boundary with no block free and B is preempted; B waits, and
+# when A has finished it re-hits its own freed blocks.
+CAPSTONE = {"block_size": 4, "num_blocks": 5,
+            "setup": [["add", "A", "You_are_Ann", 5], ["step", 1], ["add", "B", "You_are_Bob", 4], ["step", 7]]}
+
 
 @dataclass(frozen=True)
 class Item:
@@ -139,6 +145,17 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
         Item("kv_bytes", params={"model": "qwen3-0.6b", "dtype": "bfloat16", "block_size": 16, "ask": "blocks_fit",
                                  "memory": "2G"}, note="ex.set.note.demo_memory"),
         Item("preemption", 3, note="ex.set.note.preempt"),
+    ]),
+    PracticeSet("capstone", [
+        Item("steps_table", params=CAPSTONE, note="ex.set.note.capstone"),
+        Item("steps_table", 1), Item("steps_table", 4),
+    ]),
+    # lessons 01-07 interleaved: no two neighbours from the same lesson, every kind of those lessons once
+    PracticeSet("review", [
+        Item("slot_mapping", 31), Item("ref_counts", 31), Item("hit_pattern", 31), Item("decode_block", 31),
+        Item("wasted_slots", 31), Item("kv_bytes", 31), Item("prefill_batch", 31), Item("pool_states", 32),
+        Item("can_allocate", 32), Item("preemption", 32), Item("slot", 32), Item("next_block", 33),
+        Item("lifetime", 33), Item("block_table", 33), Item("decode_mask", 33), Item("admission_cost", 34),
     ]),
     PracticeSet("lesson25", [
         Item("slot_mapping", params=SEED_004_SLOTS, note="ex.set.note.seed004_slots"),

@@ -118,7 +118,7 @@ def used_keys() -> set[str]:
     for path in (ROOT / "blockviz" / "exercises").rglob("*.py"):
         keys |= set(re.findall(r'"((?:ex|slot|slots|slot_mapping|ref_counts|pool_states|next_block|hit_pattern|'
                                r'can_allocate|block_table|admission_cost|decode_block|wasted_slots|preemption|'
-                               r'kv_bytes|lifetime|prefill_batch|decode_mask|question)'
+                               r'kv_bytes|lifetime|prefill_batch|decode_mask|steps_table|question)'
                                r'\.[\w.\-]+)"', path.read_text(encoding="utf-8")))
     return keys
 
