@@ -1,7 +1,7 @@
 """blockviz's LLM beside transformers' generate and vLLM: the same model, prompts and greedy
 settings, in one run.
 
-    .venv/bin/python bench/peers.py [--model PATH] [--threads 2] [--repeats 3] [--block-size 16] [--no-vllm]
+    .venv/bin/python bench/peers.py [--model PATH] [--threads 2] [--repeats 3] [--block-size 256 16] [--no-vllm]
 
 For batch 1, 8 and 32: prompts of 64 random tokens with distinct first tokens (no shared prefixes),
 64 generated tokens each, greedy, EOS ignored. Every round draws new prompts, so no engine serves a
@@ -11,11 +11,14 @@ from round to round); after one warm-up round each figure is the best of --repea
   prefill tok/s  batch x 64 / the time of a generate with max_tokens=1
   decode tok/s   batch x 63 / (the time of a 64-token generate - the time of a 1-token one)
   generate ms    the 64-token generate; "x HF" after a figure is that engine's speed over
-                 transformers' (goal for blockviz's default, recording on: >= 1.0)
-  same tokens    outputs equal to blockviz's (recording on) token for token, over every round
+                 transformers' (goal for blockviz with recording on, at every block
+                 size: >= 1.0)
+  same tokens    outputs equal to the first engine's (blockviz at the first block size, recording
+                 on) token for token, over every round
 
-Engines: blockviz's `LLM.generate` with recording on (the default: what users run) and off
-(`record=False`); transformers' `generate` (do_sample=False, its default cache and attention) on the
+Engines: blockviz's `LLM.generate` with recording on (the default: what users run) at each
+--block-size (default: the LLM's default block size, 256, and 16), and with `record=False` at the
+first; transformers' `generate` (do_sample=False, its default cache and attention) on the
 same safetensors, float32, in this process with the same torch threads; vLLM's offline `LLM` on CPU
 (float32, block size 32, eager), which lives in its own environment: bench/peer_vllm.py runs under
 .venv-vllm's python (scripts/vllm_env.sh makes it) and answers over a pipe. Without that environment
@@ -29,6 +32,7 @@ from pathlib import Path
 
 import torch
 
+from blockviz.config import Config
 from blockviz.llm import LLM
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.sampling_params import SamplingParams
@@ -50,7 +54,7 @@ def prompts(batch: int, vocab: int, seed: int) -> Tokens:
 class Blockviz:
 
     def __init__(self, model: Path, block_size: int, record: bool):
-        self.name = "blockviz" if record else "blockviz record=False"
+        self.name = f"blockviz B={block_size}" + ("" if record else " record=False")
         self.llm = LLM(model, device="cpu", kvcache_block_size=block_size, record=record)
 
     def __call__(self, batch: Tokens, max_tokens: int) -> tuple[float, Tokens]:
@@ -135,21 +139,22 @@ def main():
                         help="model folder (default: the embedded model)")
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads, for every engine")
     parser.add_argument("--repeats", type=int, default=3, help="rounds after the warm-up; each figure is the best")
-    parser.add_argument("--block-size", type=int, default=16, help="blockviz's KV block size")
+    parser.add_argument("--block-size", type=int, nargs="+", default=[Config.kvcache_block_size, 16],
+                        help="blockviz's KV block sizes, one engine each (default: the LLM's default and 16)")
     parser.add_argument("--no-vllm", action="store_true", help="leave vLLM out")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     hf = Transformers(args.model)
-    engines = [Blockviz(args.model, args.block_size, record=True),
-               Blockviz(args.model, args.block_size, record=False), hf]
+    engines = [Blockviz(args.model, size, record=True) for size in args.block_size]
+    engines += [Blockviz(args.model, args.block_size[0], record=False), hf]
     vllm, skipped = start_vllm(args, args.model)
     if vllm:
         engines.append(vllm)
     vocab = engines[0].llm.config.hf_config.vocab_size
     print(f"model: {args.model.name}; {args.threads} torch threads; prompts of {PROMPT_LEN} tokens, {NEW_TOKENS} "
-          f"generated, greedy; blockviz block size {args.block_size}; transformers {hf.version}; "
+          f"generated, greedy; blockviz block sizes {args.block_size}; transformers {hf.version}; "
           + (f"vLLM {vllm.version} (block size 32)" if vllm else f"vLLM skipped: {skipped}"))
-    print(f"{'batch':>5}  {'engine':<22} {'prefill tok/s (x HF)':>21} {'decode tok/s (x HF)':>20} "
+    print(f"{'batch':>5}  {'engine':<27} {'prefill tok/s (x HF)':>21} {'decode tok/s (x HF)':>20} "
           f"{'generate ms (x HF)':>19}  same tokens", flush=True)
     try:
         for batch in BATCHES:
@@ -164,13 +169,14 @@ def print_rows(batch: int, figures: dict[str, tuple[float, float, int, int]]):
     hf_prefill, hf_decode = batch * PROMPT_LEN / hf_first, batch * (NEW_TOKENS - 1) / (hf_full - hf_first)
     for name, (first, full, same, total) in figures.items():
         prefill, decode = batch * PROMPT_LEN / first, batch * (NEW_TOKENS - 1) / (full - first)
-        print(f"{batch:>5}  {name:<22} {prefill:>13,.0f} ({ratio(prefill, hf_prefill)}) "
+        print(f"{batch:>5}  {name:<27} {prefill:>13,.0f} ({ratio(prefill, hf_prefill)}) "
               f"{decode:>12,.0f} ({ratio(decode, hf_decode)}) {full * 1e3:>11.1f} ({ratio(hf_full, full)})  "
               f"{same}/{total}", flush=True)
 
 
 def measure(engines: list, batch: int, vocab: int, repeats: int) -> dict[str, tuple[float, float, int, int]]:
-    """Per engine: (best 1-token generate s, best 64-token generate s, outputs equal to blockviz's, outputs)."""
+    """Per engine: (best 1-token generate s, best 64-token generate s, outputs equal to the first
+    engine's, outputs)."""
     first = {e.name: float("inf") for e in engines}
     full = dict(first)
     same = {e.name: 0 for e in engines}
