@@ -3,13 +3,19 @@
 // ahead (`ahead`), so ◀ ▶ show the next step at once (step_ahead.js). No motion when the user
 // prefers reduced motion.
 import { frame } from "./frame.js";
-import { applyPatch, showFull } from "./pool_patch.js";
+import { applyPatch, prepare, showFull } from "./pool_patch.js";
 import { aheadIndex, listenSteps } from "./step_ahead.js";
+
+const idle = (fn) => (window.requestIdleCallback ? window.requestIdleCallback(fn) : setTimeout(fn, 0));
 
 function render({ model, el }) {
   const pane = frame(model, el);
   const still = window.matchMedia("(prefers-reduced-motion: reduce)");
   let page = null, ahead = new Map();
+  // the patches a press may apply next (to the steps either side), parsed while the page is idle
+  const makeReady = () => idle(() => {
+    for (const next of (page && ahead.get(page.version) || new Map()).values()) prepare(document, next);
+  });
   const drawFull = () => {
     const full = model.get("full");
     if (full.svg) page = showFull(pane, full);
@@ -19,11 +25,14 @@ function render({ model, el }) {
     if (next.version === undefined) return;
     if (page === null || applyPatch(page, next, { motion: !still.matches }) === "missed") model.send({ full: true });
   };
-  const readAhead = () => { ahead = aheadIndex(JSON.parse(model.get("ahead"))); };
+  const readAhead = () => { ahead = aheadIndex(JSON.parse(model.get("ahead"))); makeReady(); };
   // the patch from the version shown to `step`, sent ahead; the base matched, so it applies whole
   const showStep = (step, apply) => {
     const next = page && ahead.get(page.version)?.get(step);
-    if (next && apply) applyPatch(page, next, { motion: !still.matches });
+    if (next && apply) {
+      applyPatch(page, next, { motion: !still.matches });
+      makeReady();
+    }
     return Boolean(next);
   };
   model.on("change:full", drawFull);

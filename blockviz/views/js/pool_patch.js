@@ -26,6 +26,17 @@ export function showFull(el, full) {
   };
 }
 
+// Parses the markup of a patch's cells now, all at once, so applying it later only moves nodes in:
+// a page makes the patches sent ahead ready while it waits for the next press (pool.js). Used by
+// the next applyPatch only; one applied again parses its markup then.
+export function prepare(doc, patch) {
+  if (patch.parsed) return;
+  const bodies = [...patch.cells.map(([, , body]) => body ?? ""), ...(patch.insert || []).map(([, , body]) => body)];
+  const holder = doc.createElementNS(SVG_NS, "svg");
+  holder.innerHTML = bodies.map((body) => `<g>${body}</g>`).join("");
+  patch.parsed = [...holder.children];
+}
+
 // "applied"; "old" for a patch already superseded (ignored); "missed" when the page must ask for
 // the full picture. Nothing changes unless the patch applies whole. With `motion`, a cell whose
 // colour changed fades to it and a block that left or joined the free queue slides in, through
@@ -45,20 +56,26 @@ export function applyPatch(page, patch, { motion = false } = {}) {
     page.cells.delete(key);
   }
   const moving = motion && patch.cells.length <= MOTION_MAX;
-  for (const [key, attrs, body] of patch.cells) {
+  const parsed = patch.parsed;
+  patch.parsed = null;
+  const fill = (node, body, k) => {
+    if (parsed) node.replaceChildren(...parsed[k].childNodes);
+    else node.innerHTML = body;
+  };
+  patch.cells.forEach(([key, attrs, body], k) => {
     const node = page.cells.get(key);
     const was = moving ? looks(node) : null;
     if (attrs) setAttrs(node, attrs);
-    if (body !== null) node.innerHTML = body;
+    if (body !== null) fill(node, body, k);
     if (was) move(node, was);
-  }
-  for (const [key, attrs, body, before] of patch.insert || []) {
+  });
+  (patch.insert || []).forEach(([key, attrs, body, before], k) => {
     const node = page.svg.ownerDocument.createElementNS(SVG_NS, "g");
     setAttrs(node, attrs);
-    node.innerHTML = body;
+    fill(node, body, patch.cells.length + k);
     page.group.insertBefore(node, before === null ? null : page.cells.get(before));
     page.cells.set(key, node);
-  }
+  });
   page.version = patch.version;
   return "applied";
 }

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
-import { MOTION_MAX, MOTION_MS, applyPatch, setAttrs, showFull } from "../../../blockviz/views/js/pool_patch.js";
+import { MOTION_MAX, MOTION_MS, applyPatch, prepare, setAttrs, showFull } from "../../../blockviz/views/js/pool_patch.js";
 
 const { JSDOM } = createRequire(import.meta.url)("jsdom");
 const { window } = new JSDOM("<!DOCTYPE html><body></body>");
@@ -73,6 +73,27 @@ test("cells are removed and inserted before the kept cell named, or at the end",
   assert.equal(shown.cells.get(65).innerHTML, "c");
 });
 
+test("a patch prepared ahead (its markup parsed) gives the same page, once; applied again it parses anew", () => {
+  const svg = pool([cell(0, "free"), cell(1, "free", "", "1"), cell(64, "free")]);
+  const patch = () => ({
+    base: 1, version: 2, cells: [[0, { "data-block-id": "0", "data-state": "cached" }, `<rect fill="#000"></rect><text>●</text>`],
+                                 [64, { "data-block-id": "64", "data-state": "filling" }, null]],
+    remove: [1], insert: [[1, { "data-block-id": "1", "data-state": "cached" }, "<text>a</text>", 64]],
+  });
+  const [plain, plainPage] = page(svg);
+  const [ready, readyPage] = page(svg);
+  const prepared = patch();
+  prepare(document, prepared);
+  assert.equal(prepared.parsed.length, 3);
+  assert.equal(applyPatch(plainPage, patch()), "applied");
+  assert.equal(applyPatch(readyPage, prepared), "applied");
+  assert.equal(ready.innerHTML, plain.innerHTML);
+  assert.equal(prepared.parsed, null);  // used up
+  const [again, againPage] = page(svg);
+  assert.equal(applyPatch(againPage, prepared), "applied");
+  assert.equal(again.innerHTML, plain.innerHTML);
+});
+
 test("setAttrs leaves exactly the attributes given, keeping the order of those it keeps", () => {
   const node = document.createElementNS("http://www.w3.org/2000/svg", "g");
   node.setAttribute("a", "1"); node.setAttribute("b", "2"); node.setAttribute("c", "3");
@@ -115,9 +136,14 @@ const fixture = process.env.BV_POOL_FIXTURE;
 test("the engine's patches, applied in order, give Python's picture of every step", { skip: !fixture && "no BV_POOL_FIXTURE" }, () => {
   for (const run of JSON.parse(readFileSync(fixture, "utf8"))) {
     const [el, shown] = page(run.full.svg, run.full.version);
+    const [ready, readyShown] = page(run.full.svg, run.full.version);  // each patch prepared first
     for (const [k, { patch, svg }] of run.steps.entries()) {
+      const prepared = structuredClone(patch);
+      prepare(document, prepared);
       assert.equal(applyPatch(shown, patch, { motion: true }), "applied", `${run.name}, move ${k}`);
+      assert.equal(applyPatch(readyShown, prepared, { motion: true }), "applied", `${run.name}, move ${k}`);
       assert.equal(el.innerHTML, parsed(svg), `${run.name}, move ${k}`);
+      assert.equal(ready.innerHTML, el.innerHTML, `${run.name}, move ${k}, prepared`);
     }
   }
 });
