@@ -1,0 +1,23 @@
+"""The build-it-yourself track: the learner writes BlockManager methods (lessons b1_... to b4_...)
+and check() runs them against the engine's, step by step, on seeded random workloads.
+
+    stages.py     which methods each stage (and lesson) covers
+    workloads.py  the seeded random workloads, and driving a Simulator through one
+    assemble.py   the class a check runs: the learner's methods of the stage, the engine's for the rest
+    limit.py      a line limit per engine step that cuts an endless loop in the learner's code
+    faults.py     what stops the learner's code (not written, raised, too long), with its traceback
+    side.py       one engine of a check: a Simulator around a given BlockManager class
+    state.py      the state compared after each step, as plain values
+    compare.py    the differences between two engines' steps (pure)
+    lockstep.py   both engines on one workload until their first difference
+    pictures.py   each side's picture after each step, a Timeline the views draw
+    words.py      a difference and a workload in words (en/zh)
+    report.py     the report: words, where the learner's code failed, both pools side by side
+    check.py      check(MyBlockManager, "allocate")
+"""
+from blockviz.build.check import check
+from blockviz.build.report import Report
+from blockviz.build.stages import METHODS, STAGES, Stage, stage_named
+from blockviz.build.workloads import Workload, workload
+
+__all__ = ["METHODS", "STAGES", "Report", "Stage", "Workload", "check", "stage_named", "workload"]

@@ -1,0 +1,41 @@
+"""check(MyBlockManager, "allocate"): the learner's methods against the engine's on seeded random
+workloads, the first step where they differ reported with both pictures."""
+from blockviz.build.assemble import CallLog, assemble
+from blockviz.build.lockstep import lockstep
+from blockviz.build.report import Report
+from blockviz.build.stages import methods_checked
+from blockviz.build.workloads import workload
+from blockviz.checks import whole
+from blockviz.i18n import LANGS
+
+
+def check(block_manager: type, stage: str | None = None, *, workloads: int = 40, seed: int = 0,
+          lang: str = "en") -> Report:
+    """Run `workloads` workloads (seeds seed, seed + 1, ...) through nano-vllm's Scheduler twice, once
+    with `block_manager` (a BlockManager subclass, or a class with the same attributes and methods)
+    and once with the engine's, comparing every step. `stage` picks the methods checked (see
+    stages.py; None: all of them); the others, and any not written yet (a bare
+    `raise NotImplementedError`), are the engine's."""
+    if not isinstance(block_manager, type):
+        raise TypeError(f"check() takes the class itself (MyBlockManager, not MyBlockManager(...)), "
+                        f"got {block_manager!r:.80}")
+    whole("workloads", workloads, 1)
+    whole("seed", seed, 0)
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
+    checked = methods_checked(stage)
+    missing = assemble(block_manager, checked, CallLog())[1]
+    report = Report(stage, checked, missing, 0, 0, None, lang)
+    if not report.written:
+        return report
+    for i in range(workloads):
+        w = workload(seed + i)
+        divergence, steps = lockstep(block_manager, checked, w)
+        report.workloads, report.steps = i + 1, report.steps + steps
+        if divergence is not None:
+            # run it again, keeping each step's pictures up to the difference (cheap: one workload)
+            again, _ = lockstep(block_manager, checked, w, pictures=True)
+            report.flaky = again is None or again.step != divergence.step
+            report.divergence = again if again is not None else divergence
+            return report
+    return report

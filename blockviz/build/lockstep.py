@@ -1,0 +1,61 @@
+"""Run the learner's block manager and the engine's side by side on one workload, step by step,
+and stop at the first step where they differ."""
+from dataclasses import dataclass
+
+from blockviz.build.compare import Difference, differences
+from blockviz.build.faults import Fault, Stop, engine_raised
+from blockviz.build.pictures import Pictures
+from blockviz.build.side import Side
+from blockviz.build.workloads import Workload, due
+from blockviz.engine.block_manager import BlockManager
+
+
+@dataclass
+class Divergence:
+    workload: Workload
+    step: int                             # 0: before the first step (the learner's __init__)
+    differences: tuple[Difference, ...]   # empty when a fault stopped the learner's code
+    fault: Fault | None
+    mine: Pictures | None                 # each side's pictures up to this step, when asked for
+    engine: Pictures | None
+
+
+def lockstep(learner: type, checked: tuple[str, ...], workload: Workload,
+             pictures: bool = False) -> tuple[Divergence | None, int]:
+    """The first divergence (None: the same at every step) and the steps compared."""
+    engine = Side(BlockManager, (), workload, pictures)
+    try:
+        mine = Side(learner, checked, workload, pictures)
+    except Stop as stop:
+        return Divergence(workload, 0, (), stop.fault, None, engine.pictures), 0
+    except Exception as e:  # arrange_free_queue on a pool the learner's __init__ built wrong
+        return Divergence(workload, 0, (), engine_raised(e), None, engine.pictures), 0
+    step = 0
+    while True:
+        arriving = due(workload, engine.added, step, engine.sim.is_finished())
+        engine.add(arriving)
+        mine.add(arriving)
+        if step == 0:
+            found = compare(workload, mine, engine, mine.outcome(), engine.outcome(), 0)
+            if found:
+                return found, 0
+        if engine.sim.is_finished():
+            return None, step
+        step += 1
+        found = compare(workload, mine, engine, mine.step(), engine.step(), step)
+        if found:
+            return found, step
+
+
+def compare(workload: Workload, mine: Side, engine: Side, mine_after, engine_after, step: int) -> Divergence | None:
+    (ours, fault), (theirs, engine_fault) = mine_after, engine_after
+    if engine_fault is not None:  # the workloads are ones the engine runs: this is the checker's bug
+        raise RuntimeError(f"the engine failed on workload {workload.seed}: {engine_fault.message}")
+    mine.picture(step)
+    engine.picture(step)
+    if fault is not None:
+        return Divergence(workload, step, (), fault, mine.pictures, engine.pictures)
+    found = differences(ours, theirs)
+    if found:
+        return Divergence(workload, step, tuple(found), None, mine.pictures, engine.pictures)
+    return None

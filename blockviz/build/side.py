@@ -1,0 +1,86 @@
+"""One engine of a check: a Simulator whose scheduler runs a given BlockManager class, with the
+scheduler's calls into it logged, the learner's code under a line limit, and its pictures."""
+from blockviz.build.assemble import CallLog, assemble
+from blockviz.build.compare import Outcome
+from blockviz.build.faults import Fault, Stop, engine_raised
+from blockviz.build.limit import LineLimit, codes_of
+from blockviz.build.pictures import Pictures
+from blockviz.build.state import state_of
+from blockviz.build.workloads import Request, Workload, add
+from blockviz.config import Config
+from blockviz.engine.block_manager import BlockManager
+from blockviz.engine.scheduler import Scheduler
+from blockviz.sim import Simulator
+
+
+class BuildScheduler(Scheduler):
+    """nano-vllm's Scheduler around a block manager class of the check's choosing, remembering what
+    schedule() decided (postprocess resets num_scheduled_tokens)."""
+
+    def __init__(self, config: Config, block_manager_class: type):
+        self.block_manager_class = block_manager_class
+        self.decided: tuple | None = None
+        super().__init__(config)
+
+    def make_block_manager(self, num_blocks: int, block_size: int) -> BlockManager:
+        return self.block_manager_class(num_blocks, block_size)
+
+    def schedule(self):
+        self.decided = None
+        seqs, is_prefill = super().schedule()
+        self.decided = (is_prefill, tuple((seq.seq_id, seq.num_scheduled_tokens) for seq in seqs))
+        return seqs, is_prefill
+
+
+class Side:
+
+    def __init__(self, learner: type, checked: tuple[str, ...], workload: Workload, pictures: bool):
+        self.log = CallLog()
+        block_manager, self.missing = assemble(learner, checked, self.log, workload.hash_values)
+        self.limit = LineLimit(codes_of(learner, BlockManager))
+        options = workload.simulator_options()
+        order = options.pop("free_order")
+        self.sim = Simulator(**options, record=False)
+        self.pictures = Pictures(self.sim) if pictures else None
+        self.added = 0
+        # Before any request, the Session's scheduler is rebuilt around this block manager (its
+        # __init__ is the learner's when written): blockviz/engine stays nano-vllm's.
+        with self.limit.step():
+            self.sim.scheduler = BuildScheduler(self.sim.config, block_manager)
+        if order is not None:
+            self.sim.arrange_free_queue(order)
+
+    def add(self, requests: tuple[Request, ...]):
+        for request in requests:
+            add(self.sim, request)
+        self.added += len(requests)
+
+    def step(self) -> tuple[Outcome | None, Fault | None]:
+        """One engine step: what it did, or what stopped the learner's code."""
+        self.log.calls.clear()
+        failed = None
+        try:
+            with self.limit.step():
+                self.sim.advance()
+        except Stop as stop:
+            return None, stop.fault
+        except RuntimeError as e:  # the Session ended the step's batch with the engine's own error
+            failed = str(e)
+        except Exception as e:
+            return None, engine_raised(e)
+        return self.outcome(failed)
+
+    def outcome(self, failed: str | None = None) -> tuple[Outcome | None, Fault | None]:
+        labels = self.sim.labels
+        try:
+            calls = tuple((c.method, labels[c.seq_id], c.args, c.result) for c in self.log.calls)
+            decided = self.sim.scheduler.decided
+            if decided is not None:
+                decided = (decided[0], tuple((labels[seq_id], n) for seq_id, n in decided[1]))
+            return Outcome(calls, decided, failed, state_of(self.sim)), None
+        except Exception as e:  # a state no engine can have: a block id that is not a block, say
+            return None, engine_raised(e)
+
+    def picture(self, step: int):
+        if self.pictures is not None:
+            self.pictures.take(self.sim, step)

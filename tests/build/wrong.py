@@ -1,0 +1,62 @@
+"""Known wrong BlockManagers, each the engine's method with one line changed (blockviz.build.variants),
+with the field its first differing step must name and the engine's event that step must show."""
+from dataclasses import dataclass
+from typing import Callable
+
+from blockviz.build.variants import variant
+from blockviz.trace import events as ev
+
+
+@dataclass(frozen=True)
+class Wrong:
+    cls: type
+    stage: str
+    field: str                                   # named at the first differing step
+    first: Callable[[object, dict], bool]        # does this engine step (frame, seqs) exercise the bug?
+
+
+def allocates(frame, seqs) -> bool:
+    return any(isinstance(e, ev.BlockAllocated) for e in frame.events)
+
+
+def shares(frame, seqs) -> bool:
+    return any(isinstance(e, ev.BlockShared) for e in frame.events)
+
+
+def evicts(frame, seqs) -> bool:
+    return any(isinstance(e, ev.BlockAllocated) and e.evicted_hash != -1 for e in frame.events)
+
+
+def computes_a_partial_block(frame, seqs) -> bool:
+    """A scheduled request ends this step's computed tokens inside a block."""
+    block_size = frame.snapshot.block_size
+    return any((start + n) % block_size for e in frame.events if isinstance(e, ev.Scheduled)
+               for start, n in zip(e.starts, e.num_tokens))
+
+
+def frees_several_blocks_of_one_request(frame, seqs) -> bool:
+    freed: dict[int, int] = {}
+    for e in frame.events:
+        if isinstance(e, ev.BlockReleased) and e.ref_count == 0:
+            freed[e.seq_id] = freed.get(e.seq_id, 0) + 1
+    return any(n >= 2 for n in freed.values())
+
+
+WRONG = {
+    "pops the free queue's tail": Wrong(
+        variant("PopTail", "_allocate_block", "self.free_block_ids.popleft()", "self.free_block_ids.pop()"),
+        "allocate", "free_block_ids", allocates),
+    "forgets ref_count on a hit": Wrong(
+        variant("NoRefOnHit", "allocate", "block.ref_count += 1", "pass"), "allocate", "ref_count", shares),
+    "leaves the evicted hash in the map": Wrong(
+        variant("KeepsMap", "_allocate_block", "del self.hash_to_block_id[block.hash]", "pass"),
+        "allocate", "hash_to_block_id", evicts),
+    "hashes the partial last block": Wrong(
+        variant("HashesPartial", "hash_blocks",
+                "end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size",
+                "end = -(-(seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size)"),
+        "hash_blocks", "hash", computes_a_partial_block),
+    "deallocates in the wrong order": Wrong(
+        variant("ForwardRelease", "deallocate", "reversed(seq.block_table)", "seq.block_table"),
+        "deallocate", "free_block_ids", frees_several_blocks_of_one_request),
+}
