@@ -41,6 +41,7 @@ class Player(anywidget.AnyWidget, Stepped):
                          channel=uuid.uuid4().hex, **kwargs)
         self.lang = lang
         self.ahead_views = []  # the views driven that send their steps ahead (pools)
+        self.running = False   # the engine runs for a seek
         self.add_class("bv-sticky")  # stays in view above the panes it drives
         self.start(timeline)
         self.on_msg(self._on_msg)
@@ -92,6 +93,8 @@ class Player(anywidget.AnyWidget, Stepped):
     def send_ahead(self):
         """The steps around this one, for the page to show at once (none without a pool driven).
         Runs after every view driven shows the new step (they hear of it first), so it delays none."""
+        if self.running:
+            return
         for view in self.ahead_views:
             view.send_ahead()
         tl = self.timeline
@@ -131,9 +134,17 @@ class Player(anywidget.AnyWidget, Stepped):
         """Show `step`, running the engine if it lies past the recorded end (and it can run); a
         step before the first kept shows the first. Leaving the live end stops following."""
         tl = self.timeline
-        if step > tl.last_step and tl.can_run and not tl.is_finished():
-            tl.run(max_steps=step - tl.last_step)
+        runs = step > tl.last_step and tl.can_run and not tl.is_finished()
+        if runs:
+            self.running = True  # the step the run ends on first: nothing sent ahead of steps passed on the way
+            try:
+                tl.run(max_steps=step - tl.last_step)
+            finally:
+                self.running = False
         step = max(tl.first_step, min(step, tl.last_step))
         if step < tl.last_step:
             self.follow = False
+        moves = step != self.step  # (following, the run moved it already)
         self.step = step
+        if runs and not moves:
+            self.send_ahead()

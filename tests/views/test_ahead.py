@@ -159,3 +159,16 @@ def test_a_player_driving_no_pool_sends_nothing_ahead(view):
     player = show(sim, "player", step=1)
     player.drive(show(sim, view, step=1))
     assert bool(player.ahead) == (view == "pool")
+
+
+def test_a_seek_that_runs_the_engine_sends_ahead_only_around_the_step_it_ends_on():
+    for follow in (True, False):
+        sim = recorded()
+        sim.add("a late one", max_tokens=4)
+        dash = Dashboard(sim, step=sim.last_step, follow=follow)
+        sent = []
+        dash.pool.observe(lambda change: sent.append({p["step"] for p in json.loads(change["new"])}), "ahead")
+        last = sim.last_step
+        dash.player._on_msg(dash.player, {"cmd": "forward"}, [])
+        assert dash.step == last + 1 and dash.follow == follow
+        assert sent == [{last, last - 1}]  # once, around the new step: none of it sent ahead of the old one
