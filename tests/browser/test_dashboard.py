@@ -1,10 +1,16 @@
-"""A real browser: JupyterLab runs a notebook that builds a Simulator and a Dashboard, Playwright
-drives Debian's chromium, steps forward, back and jumps, and after each move the block states in
-the page must equal the engine's classifier and the pool in the page must be exactly the pool
-Python renders for that step (so a pool patched cell by cell is the same as one drawn whole).
-A view opened at a step stays there while the engine runs on; the player stays in view when the
-page scrolls; no pane overflows sideways. The KV view's K/V switch redraws it with V. Saves a
-screenshot and the step-to-render latency (median, p90, max) in out/browser/.
+"""A real browser: JupyterLab runs a notebook that records a run in a Simulator and opens a
+Dashboard at its first step; Playwright drives Debian's chromium, steps forward, back and jumps, and
+after each move the block states in the page must equal the engine's classifier and the pool in
+the page must be exactly the pool Python renders for that step (so a pool patched cell by cell, and
+one stepped from the patches sent ahead, is the same as one drawn whole). Past the recorded end ▶
+runs the engine. A view opened at a step stays there while the engine runs on; the player stays in
+view when the page scrolls; no pane overflows sideways. The KV view's K/V switch redraws it with V.
+
+Saves a screenshot and the latencies (median, p90, max) in out/browser/latency.json, each from the
+click event (its timeStamp: a real mouse click through chromium's input pipeline, from Playwright)
+to the end of the first frame drawn after the page shows it (a task queued from
+requestAnimationFrame): "step shown" is until the pool and the player's step (its status and step
+field) show the new step, "panes" until the mapping pane, which only Python redraws, shows it too.
 
 Run alone: .venv/bin/python -m pytest tests/browser   (tests/browser/install_chromium.sh installs chromium)
 """
@@ -25,7 +31,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "out" / "browser"
-STEPS = 6  # forward presses on each pool, then as many back: timed, then again checked after each
+STEPS = 6  # recorded steps: forward presses on each pool, then as many back: timed, then again checked after each
+LIVE = 2   # presses of ▶ past the recorded end of the large pool: the engine runs (it finishes at step 8)
 
 SETUP = """\
 import sys
@@ -39,8 +46,8 @@ from blockviz.views import show
 def lab(tmp_path):
     notebook = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell(SETUP.format(repo=str(REPO), here=str(Path(__file__).parent))),
-        nbformat.v4.new_code_cell("small = scenario(12)\nsmall_dash = show(small)\nsmall_dash"),
-        nbformat.v4.new_code_cell("big = scenario(1024)\nbig_dash = show(big)\nbig_dash"),
+        nbformat.v4.new_code_cell(f"small = scenario(12)\nsmall.run({STEPS})\nsmall_dash = show(small, step=0)\nsmall_dash"),
+        nbformat.v4.new_code_cell(f"big = scenario(1024)\nbig.run({STEPS})\nbig_dash = show(big, step=0)\nbig_dash"),
         nbformat.v4.new_code_cell('show(kv_timeline(), "kv", step=1)'),
         nbformat.v4.new_code_cell("pinned_sim = scenario(20)\npinned_sim.run(2)\npinned = show(pinned_sim, 'pool', step=1)\n"
                                   "pinned"),
@@ -68,6 +75,48 @@ STEP_AND_WAIT = """([numBlocks, cmd, expected]) => new Promise((resolve, reject)
   setTimeout(() => { observer.disconnect(); reject(new Error('no render of step ' + expected)); }, 30000);
   cell.querySelector(`.bv-player button[data-cmd="${cmd}"]`).click();
 })"""
+
+# Arms the timing of the next click in the dashboard of that pool (window.bvTiming, a promise):
+# {shown, panes, answered} in ms from the click event (answered: the player has Python's answer to
+# every command, so the next press finds the steps around sent ahead), and `local`: whether the pool
+# and the player showed the step by the end of the click's own handling, without Python.
+ARM_TIMING = """([numBlocks, expected]) => {
+  const pool = () => document.querySelector(`svg[data-view="pool"][data-num-blocks="${numBlocks}"]`);
+  const cell = pool().closest('.jp-Cell'), player = cell.querySelector('.bv-player');
+  const mapping = () => cell.querySelector('svg[data-view="mapping"]');
+  const step = String(expected);
+  // the end of the frame that draws the change: a task queued from requestAnimationFrame runs after it
+  const drawn = (then) => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => then(performance.now());
+    channel.port2.postMessage(null);
+  });
+  window.bvTiming = new Promise((resolve, reject) => {
+    let t0 = null, seen = false, shown = null, panes = null, local = null;
+    const showing = () => pool().dataset.step === step && player.dataset.step === step &&
+      player.querySelector('.bv-status').textContent.includes(`step ${step} `);
+    const check = () => {
+      if (t0 === null) return;
+      if (!seen && showing()) {
+        seen = true;
+        drawn((t) => { shown = t - t0; check(); });
+      }
+      if (shown !== null && panes === null && mapping().dataset.step === step) {
+        panes = -1;
+        drawn((t) => { panes = t - t0; check(); });
+      }
+      if (panes > 0 && player.getAttribute('aria-busy') === 'false') {
+        observer.disconnect();
+        resolve({ shown, panes, answered: performance.now() - t0, local });
+      }
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(cell, { subtree: true, childList: true, attributes: true, characterData: true });
+    cell.addEventListener('click', (e) => { t0 = e.timeStamp; }, { capture: true, once: true });
+    cell.addEventListener('click', () => { local = showing(); check(); }, { once: true });  // after the button's
+    setTimeout(() => { observer.disconnect(); reject(new Error('step ' + step + ' not shown')); }, 30000);
+  });
+}"""
 
 # The baseline of the same run: one ▷/❚❚ press, a widget round trip that sends back one small
 # change (the play button's state) and draws nothing.
@@ -137,18 +186,31 @@ OVERFLOWING = """() => [...document.querySelectorAll('.bv-pane')].filter(p => p.
   .map(p => [p.querySelector('svg')?.dataset.view, p.scrollWidth, p.clientWidth])"""
 
 
+SHOWN = "step shown (pool + player)"
+REDRAWN = "panes (mapping) redrawn"
+
+
 def p90(values: list[float]) -> float:
     return quantiles(values, n=10, method="inclusive")[-1]
 
 
-def write_latencies(latencies: dict[int, list[float]]):
-    """Step-to-render latency of each pool, and the same run's bare widget round trip (on a
+def write_latencies(latencies: dict[str, list[float]], local: dict[str, list[bool]]):
+    """The latencies of each kind (see the module's docstring), how many of those steps the page
+    showed at once (`local`: without Python), and the same run's bare widget round trip (on a
     2-core machine shared with other work, the round trip alone varies from 25 to over 100 ms)."""
-    figures = {f"{n} blocks" if isinstance(n, int) else n: {
+    figures = {name: {
         "median_ms": round(median(v), 1), "p90_ms": round(p90(v), 1), "max_ms": round(max(v), 1), "steps": len(v),
-        "each_ms": [round(x, 1) for x in v]} for n, v in latencies.items() if len(v) > 1}
+        **({"shown_at_once": sum(local[name])} if name in local else {}),
+        "each_ms": [round(x, 1) for x in v]} for name, v in latencies.items() if len(v) > 1}
     (OUT / "latency.json").write_text(json.dumps(figures, indent=1))
-    print("step-to-render latency:", figures)
+    print("latencies:", figures)
+
+
+def timed_press(page, cell, n: int, cmd: str, step: int) -> dict:
+    """Clicks `cmd` in the player of the pool of n blocks, like a mouse; the timing of `step` shown."""
+    page.evaluate(ARM_TIMING, [n, step])
+    cell.locator(f'.bv-player button[data-cmd="{cmd}"]').click()
+    return page.evaluate("window.bvTiming")
 
 
 def check(page, sim, n: int, step: int, views: int = 1):
@@ -164,7 +226,11 @@ def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium 
     expected = {n: scenario(n) for n in (12, 1024)}
     for sim in expected.values():
         sim.run(STEPS)
-    latencies = {12: [], 1024: [], "round trip": []}
+    expected[1024].run(LIVE)  # the page's run goes on there when ▶ is pressed at its end
+    live = f"1024 blocks, live step (the engine runs): {SHOWN}"
+    latencies = {name: [] for name in [*(f"{n} blocks: {kind}" for n in (12, 1024) for kind in (SHOWN, REDRAWN)),
+                                       live, "round trip"]}
+    local = {name: [] for name in latencies if SHOWN in name}
     with notebook_page(chromium, lab) as page:
         for n in (12, 1024):
             page.wait_for_selector(f'svg[data-view="pool"][data-num-blocks="{n}"]', timeout=180_000)
@@ -175,13 +241,17 @@ def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium 
                 "xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
             cell.locator('.bv-player select').select_option("0.5")  # while timing ▷ ❚❚, no step is due for 2 s
             for cmd, k in moves:  # timed alone: the checks' own work would land in the next step's time
-                latencies[n].append(page.evaluate(STEP_AND_WAIT, [n, cmd, k]))
+                timing = timed_press(page, cell, n, cmd, k)
+                latencies[f"{n} blocks: {SHOWN}"].append(timing["shown"])
+                latencies[f"{n} blocks: {REDRAWN}"].append(timing["panes"])
+                local[f"{n} blocks: {SHOWN}"].append(timing["local"])
                 for _ in ("play", "pause"):
                     latencies["round trip"].append(page.evaluate(TOGGLE_AND_WAIT, n))
-            for cmd, k in moves:
+            for cmd, k in moves:  # as fast as the page shows each step: chained patches sent ahead, or Python
                 page.evaluate(STEP_AND_WAIT, [n, cmd, k])
                 check(page, sim, n, k)
-            write_latencies(latencies)  # the figures so far, whatever later checks find
+            write_latencies(latencies, local)  # the figures so far, whatever later checks find
+            assert all(local[f"{n} blocks: {SHOWN}"]), local  # every recorded step was shown at once
             jump = page.locator(f'svg[data-view="pool"][data-num-blocks="{n}"]').locator(
                 "xpath=ancestor::div[contains(@class,'jp-Cell')][1]").locator(".bv-jump")
             jump.fill("3")
@@ -194,6 +264,16 @@ def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium 
         check(page, expected[1024], 1024, 3, views=2)
         page.evaluate(STEP_AND_WAIT, [1024, "forward", 4])
         check(page, expected[1024], 1024, 4, views=2)
+        big = page.locator('svg[data-view="pool"][data-num-blocks="1024"]').first.locator(
+            "xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
+        page.evaluate(STEP_AND_WAIT, [1024, "last", STEPS])
+        for k in range(STEPS + 1, STEPS + LIVE + 1):  # at the live end nothing is sent ahead: Python runs the engine
+            timing = timed_press(page, big, 1024, "forward", k)
+            latencies[live].append(timing["shown"])
+            local[live].append(timing["local"])
+            check(page, expected[1024], 1024, k, views=2)
+        write_latencies(latencies, local)
+        assert not any(local[live])
         kv = page.locator('svg[data-view="kv"]')  # the K/V switch: K first, V after a click
         assert "· K ·" in kv.get_attribute("aria-label")
         assert page.locator('.bv-toggle button[data-kv="k"]').get_attribute("aria-pressed") == "true"
