@@ -148,7 +148,10 @@ class Session(Timeline):
                                                 tuple(self.live_events), self.live_payload or None,
                                                 None if failed is None else repr(failed)))
             if self.record_to is not None:
-                self.trace_writer().step(self.num_steps, self.step_records[-1])
+                writer = self.trace_writer()
+                writer.step(self.num_steps, self.step_records[-1])
+                if writer.keyframe_due(self.num_steps):
+                    writer.keyframe(self.num_steps)
             self.pending_arrivals, self.live_events, self.live_payload = [], [], {}
             if self.history is not None and self.num_steps - self.first_step >= self.history + max(1, self.history // 4):
                 self.forget(self.num_steps - self.history)

@@ -145,8 +145,8 @@ class History:
     def set_queues(self, step: int, waiting: tuple[int, ...], running: tuple[int, ...]):
         """Both queues in full (a picture that is not built from a step's events)."""
         for queue in (waiting, running):
-            for i, seq_id in enumerate(queue):
-                self.seqs[seq_id].place.set(step, i)
+            for seq_id in queue:
+                self.to_back(step, seq_id)  # keys go on from here: later arrivals queue behind them
 
     def queue(self, status: str, step: int) -> tuple[int, ...]:
         members = [(seq.place.at(step), seq.seq_id) for seq in self.seqs.values()

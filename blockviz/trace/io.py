@@ -3,8 +3,9 @@
 Format 2 is JSON Lines: a header line (the engine's config, the free queue it started from, the
 tokenizer), then one line per step with what the live run decided (the requests that arrived
 before it, the token each scheduled request sampled) and what only the live run knew (model
-events, K/V values). The engine is deterministic, so replaying those inputs rebuilds every
-event and picture exactly; a session that records to a file (`record_to=`) appends each step's
+events, K/V values), and now and then a keyframe line: the whole engine at the end of a step
+(trace/keyframe.py). The engine is deterministic, so replaying those inputs rebuilds every
+event and picture exactly, from step 0 or from the keyframe before the step asked for; a session that records to a file (`record_to=`) appends each step's
 line as it runs, so a crash loses at most the step being written. A loaded trace keeps the raw
 lines and replays them only as far as a view reads (trace/replay.py), so loading costs one pass
 of validation, not a replay.
@@ -14,6 +15,7 @@ Format 1 (one JSON document with a full picture per step) still loads.
 import json
 from collections.abc import Sequence as SequenceABC
 from pathlib import Path
+from time import perf_counter
 from typing import IO, Any
 
 import msgspec
@@ -23,6 +25,7 @@ from blockviz.checks import MAX_SIM_BLOCKS, MAX_TOKEN_ID
 from blockviz.sampling_params import SamplingParams
 from blockviz.trace.events import KVWritten, StepTimed, event_from_dict
 from blockviz.trace.format import FORMAT, PieceTokenizer, TraceError, payload_from_dict, payload_to_dict
+from blockviz.trace.keyframe import KeyframeLine, keyframe_of
 from blockviz.trace.replay import Arrival, LazyFrames, StepRecord
 from blockviz.trace.timeline import Timeline
 
@@ -67,6 +70,10 @@ class StepLine(msgspec.Struct, forbid_unknown_fields=True):
     failed: str | None = None
 
 
+class KeyframeStep(msgspec.Struct):
+    keyframe: int
+
+
 LIVE_EVENTS = (KVWritten, StepTimed)  # what only the live run knows; the rest is replayed
 
 
@@ -80,12 +87,20 @@ def encode_json(data: dict) -> str:
 
 
 class TraceWriter:
-    """Writes a session's steps as they run: the header first, then one flushed line per step."""
+    """Writes a session's steps as they run: the header first, then one flushed line per step, and
+    a keyframe after a step whenever the last keyframe took under KEYFRAME_SHARE of the time since
+    (so keyframes cost at most that share of a run, whatever the pool size), at least
+    MIN_KEYFRAME_GAP steps apart; `keyframe_every` fixes the gap instead."""
+    KEYFRAME_SHARE = 0.1
+    MIN_KEYFRAME_GAP = 100
 
-    def __init__(self, session, path: str | Path, flush: bool = True):
+    def __init__(self, session, path: str | Path, flush: bool = True, keyframe_every: int | None = None):
         self.path = Path(path)
         self.flush = flush
         self.session = session
+        self.keyframe_every = keyframe_every
+        self.arrived: dict[int, int] = {}  # request id -> the step whose picture first shows it
+        self.last_keyframe, self.keyframe_cost, self.since = 0, 0.0, perf_counter()
         tokenizer = getattr(session, "tokenizer", None)
         self.name = getattr(tokenizer, "trace_name", None)
         self.tokenizer = tokenizer if tokenizer is not None and self.name is None else None
@@ -108,6 +123,8 @@ class TraceWriter:
         return {str(t): self.tokenizer.decode([t]) for t in new}
 
     def step(self, step: int, record: StepRecord):
+        for a in record.arrivals:
+            self.arrived[a.seq_id] = 0 if step == 1 else step  # requests before the first step are in frame 0
         arrivals = [[a.seq_id, a.label, list(a.token_ids), a.sampling_params.temperature,
                      a.sampling_params.max_tokens, a.sampling_params.ignore_eos] for a in record.arrivals]
         tokens = [t for a in record.arrivals for t in a.token_ids] + list(record.token_ids)
@@ -120,6 +137,22 @@ class TraceWriter:
             data["failed"] = record.failed
         self.line(data)
 
+    def keyframe_due(self, step: int) -> bool:
+        gap = step - self.last_keyframe
+        if self.keyframe_every is not None:
+            return gap >= self.keyframe_every
+        return gap >= self.MIN_KEYFRAME_GAP and perf_counter() - self.since >= self.keyframe_cost / self.KEYFRAME_SHARE
+
+    def keyframe(self, step: int):
+        """The live engine now, the end of `step` (written right after that step's line)."""
+        start = perf_counter()
+        s = self.session
+        live = {seq.seq_id for seq in (*s.scheduler.waiting, *s.scheduler.running)}
+        self.arrived = {i: step for i, step in self.arrived.items() if i in live}  # in arrival order
+        self.line(keyframe_of(s.scheduler, s.labels, self.arrived, step))
+        self.since = perf_counter()
+        self.last_keyframe, self.keyframe_cost = step, self.since - start
+
     def pending(self, arrivals: list[Arrival]):
         """Requests added after the last step: written as a step line with no tokens (step -1)."""
         if arrivals:
@@ -130,7 +163,9 @@ class TraceWriter:
 
 
 def save_trace(session, path: str | Path):
-    """Write everything the session recorded so far (the same lines record_to= appends)."""
+    """Write everything the session recorded so far (the same lines record_to= appends, without
+    keyframes: the session kept only the engine's inputs and its state now, and a keyframe of the
+    last step would never be read, since that step's own events need the replay before it)."""
     if session.first_step > 0:
         raise TraceError(f"this session keeps only steps {session.first_step}..{session.last_step} "
                          "(a bounded history); record it to a file from the start with record_to=")
@@ -149,12 +184,20 @@ class LoadedTrace(Timeline):
     """A saved trace, replayed as far as a view reads."""
 
     def __init__(self, config, free_order, records: list[StepRecord], pending: list[Arrival], meta: dict,
-                 source: str):
+                 source: str, keyframes: dict[int, tuple[int, str]] | None = None, labels: dict[int, str] | None = None):
         self.config, self.free_order, self.source = config, free_order, source
         self.step_records, self.pending_arrivals = records, pending
         self.records_dropped = 0
         self.num_steps = len(records)
+        self.keyframes = keyframes or {}           # step -> (line number, text), decoded when used
+        self.keyframe_steps = sorted(self.keyframes)
+        self.labels = labels if labels is not None else {}
         super().__init__(LazyFrames(self), meta)
+
+    def keyframe(self, step: int) -> tuple[KeyframeLine, str]:
+        number, text = self.keyframes[step]
+        where = f"{self.source}: line {number} (keyframe at step {step})"
+        return decode(text, KeyframeLine, where), where
 
     def replay_error(self, step: int, error: Exception) -> Exception:
         if isinstance(error, TraceError):
@@ -293,23 +336,31 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
     config = Config(num_kvcache_blocks=c.num_blocks, kvcache_block_size=c.block_size, max_num_seqs=c.max_num_seqs,
                     max_num_batched_tokens=c.max_num_batched_tokens, eos=c.eos)
     num_slots = c.num_blocks * c.block_size
-    steps, pending, pieces, known = [], [], {}, set()
+    steps, pending, pieces, known, keyframes, labels = [], [], {}, set(), {}, {}
     truncated = False
     for number, text in enumerate(lines[1:], start=2):
         if not text.strip():
             continue
-        try:
-            line = decode(text, StepLine, f"{source}: line {number}")
+        is_keyframe = text.startswith('{"keyframe":')
+        try:  # a keyframe's own fields are checked when a replay resumes from it: only its step now
+            line = decode(text, KeyframeStep if is_keyframe else StepLine, f"{source}: line {number}")
         except TraceError:
             if number == len(lines) and not complete:
                 truncated = True  # the step being written when the recording stopped: the rest is whole
                 break
             raise
+        if is_keyframe:
+            if line.keyframe != len(steps) or pending or not steps:
+                raise TraceError(f"{source}: line {number}: a keyframe follows the line of its step "
+                                 f"(expected keyframe {len(steps)}, got {line.keyframe})")
+            keyframes[line.keyframe] = (number, text)
+            continue
         where = f"{source}: line {number} (step {line.step})"
         for a in line.arrivals:
             if a.seq_id in known or a.seq_id < 0:
                 raise TraceError(f"{where}: arrivals: request id {a.seq_id} is negative or arrives twice")
             known.add(a.seq_id)
+            labels[a.seq_id] = a.label
             check_tokens(a.token_ids, f"{where}: arrivals")
         check_tokens(line.tokens, f"{where}: tokens")
         pieces.update(line.pieces)
@@ -319,7 +370,8 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
             raise TraceError(f"{where}: expected step {len(steps) + 1} (steps must follow one another)")
         else:
             steps.append((number, text))
-    trace = LoadedTrace(config, header.free_order, StepLines(steps, source, num_slots), pending, header.meta, source)
+    trace = LoadedTrace(config, header.free_order, StepLines(steps, source, num_slots), pending, header.meta, source,
+                        keyframes, labels)
     trace.truncated = truncated
     if header.tokenizer == "chars":
         trace.tokenizer = CharTokenizer()

@@ -8,6 +8,7 @@ events say changed (the blocks it touched, the hashes it registered or evicted, 
 scheduled, added, preempted or released), so building every step's picture costs what changed,
 never the pool or the queues.
 """
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from blockviz.trace import events as ev
 from blockviz.trace.frame import Frame
 from blockviz.trace.history import BlockView, History, SeqHistory
 from blockviz.trace.instrumented import RecordingScheduler
+from blockviz.trace.keyframe import restore
 from blockviz.trace.snapshot import Snapshot
 
 
@@ -157,6 +159,17 @@ class Replayer:
         self.seqs: dict[int, Sequence] = {}
         self.recorder = Recorder(self.history, self.scheduler, self.seqs)
 
+    @classmethod
+    def resumed(cls, config: Config, keyframe, where: str) -> "Replayer":
+        """A replay that goes on from a trace's keyframe (trace/keyframe.py) instead of step 0."""
+        replayer = cls(config, None)
+        replayer.seqs.update(restore(replayer.scheduler, keyframe, config, where))
+        labels = {s.seq_id: s.label for s in keyframe.seqs}
+        arrived = {s.seq_id: s.arrived for s in keyframe.seqs}
+        replayer.history = history_of(replayer.scheduler, replayer.seqs, labels, keyframe.keyframe, arrived)
+        replayer.recorder = Recorder(replayer.history, replayer.scheduler, replayer.seqs)
+        return replayer
+
     def arrive(self, arrivals: list[Arrival]):
         for a in arrivals:
             if a.seq_id in self.seqs:
@@ -246,20 +259,27 @@ class HistoryFrames(SequenceABC):
 
 
 class LazyFrames(SequenceABC):
-    """The frames of a live session, replayed the first time they are read."""
+    """The frames of a live session or a loaded trace, replayed the first time they are read. A
+    trace with keyframes (trace/keyframe.py) resumes from the latest one before a far step."""
+
+    JUMP = 200  # steps: a keyframe at least this far past the replayed end is worth starting from
 
     def __init__(self, session):
         self.session = session
         self.replayer: Replayer | None = None
+        self.resumed_at: int | None = None  # the keyframe the replay started from (None: step 0)
         self.cache = FrameCache()
 
     def reset(self):
         self.replayer = None
+        self.resumed_at = None
         self.cache.clear()
 
     @property
     def first_step(self) -> int:
-        return self.replayer.history.first_step if self.replayer is not None else 0
+        if self.replayer is None or self.resumed_at is not None:
+            return 0  # a trace's keyframes reach every step
+        return self.replayer.history.first_step
 
     def __len__(self) -> int:
         return self.session.num_steps + 1
@@ -273,25 +293,50 @@ class LazyFrames(SequenceABC):
             raise IndexError(f"step {index} is not recorded (steps {self.first_step}..{len(self) - 1})")
         return self.cache.get(self.build(index), index)
 
+    def keyframe_before(self, step: int) -> int | None:
+        """The latest keyframe step < `step` of a loaded trace (a live session has none)."""
+        steps = getattr(self.session, "keyframe_steps", ())
+        i = bisect_left(steps, step)
+        return steps[i - 1] if i else None
+
+    def start(self, step: int):
+        """A new replay for reading `step`: from the latest keyframe before it, else from step 0.
+        (The keyframe's own step comes from an earlier start: a resumed replay has no events for it.)"""
+        s = self.session
+        self.reset()
+        k = self.keyframe_before(step)
+        if k is not None:
+            self.replayer, self.resumed_at = Replayer.resumed(s.config, *s.keyframe(k)), k
+            return
+        self.replayer = Replayer(s.config, s.free_order)
+        first_arrivals = s.step_records[0].arrivals if s.step_records else s.pending_arrivals
+        self.replayer.first_frame(first_arrivals)
+
     def build(self, step: int) -> History:
         """Replay up to `step` (no further) and return the History that holds it."""
         s = self.session
-        if self.replayer is None:
-            self.replayer = Replayer(s.config, s.free_order)
-            first_arrivals = s.step_records[0].arrivals if s.step_records else s.pending_arrivals
-            self.replayer.first_frame(first_arrivals)
-        history = self.replayer.history
-        while history.num_steps <= step:
-            try:
+        try:
+            if self.replayer is None:
+                self.start(step)
+            else:
+                built = self.replayer.history.num_steps - 1
+                before = self.resumed_at is not None and step <= self.resumed_at
+                k = self.keyframe_before(step) if step > built else None
+                if before or (k is not None and k >= built + self.JUMP):
+                    self.start(step)
+            history = self.replayer.history
+            while history.num_steps <= step:
                 self.replayer.step(s.step_records[history.num_steps - 1 - s.records_dropped])
-            except Exception as e:  # a live run replays exactly; a file may not (its author edited it)
-                self.reset()
-                raise s.replay_error(history.num_steps, e) from None
+        except Exception as e:  # a live run replays exactly; a file may not (its author edited it)
+            at = self.replayer.history.num_steps if self.replayer is not None else step
+            self.reset()
+            raise s.replay_error(at, e) from None
         return history
 
 
-def picture_of(scheduler: Scheduler, seqs: dict[int, Sequence], labels: dict[int, str], step: int) -> Snapshot:
-    """The picture of a live engine now (a session that does not record): a History of one step."""
+def history_of(scheduler: Scheduler, seqs: dict[int, Sequence], labels: dict[int, str], step: int,
+               arrived: dict[int, int] | None = None) -> History:
+    """A History that starts at `step` with the engine as it is now (its step closed, no events)."""
     bm = scheduler.block_manager
     free = list(bm.free_block_ids)
     history = History(bm.block_size, len(bm.blocks), free + sorted(bm.used_block_ids), start=step)
@@ -304,8 +349,14 @@ def picture_of(scheduler: Scheduler, seqs: dict[int, Sequence], labels: dict[int
     for h, block_id in bm.hash_to_block_id.items():
         history.set_hash(step, h, block_id)
     for seq_id, seq in seqs.items():
-        history.add_seq(SeqHistory(seq_id, labels[seq_id], seq.token_ids, seq.num_prompt_tokens, seq.max_tokens, step))
+        came = step if arrived is None else arrived[seq_id]
+        history.add_seq(SeqHistory(seq_id, labels[seq_id], seq.token_ids, seq.num_prompt_tokens, seq.max_tokens, came))
         history.seqs[seq_id].update(step, len(seq), seq.num_cached_tokens, seq.block_table, status_name(seq))
     history.set_queues(step, tuple(s.seq_id for s in scheduler.waiting), tuple(s.seq_id for s in scheduler.running))
     recorder.record([], ())
-    return Snapshot(history, step)
+    return history
+
+
+def picture_of(scheduler: Scheduler, seqs: dict[int, Sequence], labels: dict[int, str], step: int) -> Snapshot:
+    """The picture of a live engine now (a session that does not record): a History of one step."""
+    return Snapshot(history_of(scheduler, seqs, labels, step), step)

@@ -15,10 +15,13 @@ request = st.tuples(st.sampled_from([[1, 2, 1, 2, 3], [3, 1, 1], [2, 2, 2, 2, 1,
                     st.lists(st.integers(0, 3), max_size=5))
 
 
-def run_and_copy(requests, block_size, num_blocks, budget, max_num_seqs, history=None, arrive_every=2):
+def run_and_copy(requests, block_size, num_blocks, budget, max_num_seqs, history=None, arrive_every=2,
+                 record_to=None, keyframe_every=None):
     """Run a session, adding requests as it goes; return it and the engine's state after each step."""
     sim = Simulator(num_blocks=num_blocks, block_size=block_size, max_num_batched_tokens=budget,
-                    max_num_seqs=max_num_seqs, history=history)
+                    max_num_seqs=max_num_seqs, history=history, record_to=record_to)
+    if keyframe_every is not None:
+        sim.trace_writer().keyframe_every = keyframe_every
     copies = {}
     pending = list(requests)
 

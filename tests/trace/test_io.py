@@ -61,6 +61,19 @@ def test_record_to_appends_each_step_and_a_crash_loses_at_most_the_last(tmp_path
     assert partial.snapshot(partial.last_step) == live.snapshot(partial.last_step)
 
 
+def test_a_half_written_keyframe_is_dropped_like_a_half_written_step(tmp_path):
+    path = tmp_path / "live.jsonl"
+    live = Simulator(num_blocks=8, block_size=4, record_to=path)
+    live.trace_writer().keyframe_every = 3
+    live.add("the cat sat on the mat", max_tokens=4)
+    live.run(max_steps=3)
+    lines = path.read_text().splitlines(keepends=True)
+    assert lines[-1].startswith('{"keyframe":3')
+    path.write_text("".join(lines[:-1]) + lines[-1][:30])
+    partial = load_trace(path)
+    assert partial.truncated and partial.last_step == 3 and partial.keyframe_steps == []
+
+
 def test_requests_added_after_the_last_step_are_kept(tmp_path):
     path = tmp_path / "t.jsonl"
     sim = Simulator(num_blocks=8, block_size=4)
@@ -207,11 +220,13 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70
 def test_fuzzed_traces_give_only_trace_errors(tmp_path_factory, data):
     """Random JSON in each place of a real trace: it loads and replays, or it is a TraceError."""
     base = tmp_path_factory.mktemp("fuzz")
-    sim = Simulator(num_blocks=6, block_size=2)
+    sim = Simulator(num_blocks=6, block_size=2, record_to=base / "t.jsonl")
+    sim.trace_writer().keyframe_every = 2  # keyframes to fuzz too
     sim.add([1, 2, 3, 1, 2], max_tokens=3)
     sim.add([1, 2, 3, 3], max_tokens=2)
     sim.run()
-    lines = lines_of(sim, base)
+    sim.close()
+    lines = [json.loads(line) for line in (base / "t.jsonl").read_text().splitlines()]
     where = data.draw(st.integers(0, len(lines) - 1))
     keys = sorted(lines[where])
     key = data.draw(st.sampled_from(keys))
@@ -221,6 +236,11 @@ def test_fuzzed_traces_give_only_trace_errors(tmp_path_factory, data):
     try:
         loaded = load_trace(path)
         for step in range(loaded.last_step + 1):
+            loaded.frames[step].snapshot.plain()
+        loaded.frames.reset()
+        loaded.frames.JUMP = 1
+        for step in reversed(range(loaded.last_step + 1)):  # each from the keyframe before it
+            loaded.frames.cache.clear()
             loaded.frames[step].snapshot.plain()
     except TraceError:
         pass
