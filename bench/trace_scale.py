@@ -172,22 +172,41 @@ def stream(num_blocks: int, steps: int, history: int):
 
 
 def trace_file(steps: int):
-    """A stream recorded to a file as it runs, then saved whole, then loaded."""
+    """A stream recorded to a file as it runs (with keyframes), then saved whole, then loaded;
+    then cold seeks on the loaded traces (a fresh load each, nothing replayed yet)."""
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "long.jsonl"
-        sim, top_up = streaming_sim(4096)
+        recorded, saved_path = Path(tmp) / "recorded.jsonl", Path(tmp) / "saved.jsonl"
+        sim, top_up = streaming_sim(4096, record_to=recorded)
+        start = time.perf_counter()
         run_stream(sim, top_up, steps)
+        live = time.perf_counter() - start
+        sim.close()
         start = time.perf_counter()
-        sim.save(path)
+        sim.save(saved_path)
         saved = time.perf_counter() - start
-        start = time.perf_counter()
-        loaded = load_trace(path)
-        load = time.perf_counter() - start
-        start = time.perf_counter()
-        list(loaded.frames[1].snapshot.seqs.values())
-        first_picture = time.perf_counter() - start
-        print(f"trace file: {loaded.last_step} steps, {path.stat().st_size / 2**20:.0f} MB: save {saved:.2f} s, "
-              f"load {load:.2f} s (goal <= 2 s each); then the first picture {first_picture:.3f} s")
+        for path in (saved_path, recorded):
+            start = time.perf_counter()
+            loaded = load_trace(path)
+            load = time.perf_counter() - start
+            start = time.perf_counter()
+            list(loaded.frames[1].snapshot.seqs.values())
+            first_picture = time.perf_counter() - start
+            start = time.perf_counter()
+            load_trace(path).seek(steps)
+            at_end = time.perf_counter() - start
+            rng, worst = random.Random(2), 0.0
+            for _ in range(0 if path == saved_path else 20):  # without keyframes each is a replay from 0
+                s = rng.randrange(steps + 1)
+                cold = load_trace(path)
+                start = time.perf_counter()
+                cold.seek(s)
+                worst = max(worst, time.perf_counter() - start)
+            kind = "saved at the end" if path == saved_path else f"recorded as it ran ({live:.0f} s), {len(loaded.keyframe_steps)} keyframes"
+            print(f"trace file, {kind}: {loaded.last_step} steps, {path.stat().st_size / 2**20:.0f} MB: "
+                  + (f"save {saved:.2f} s, " if path == saved_path else "")
+                  + f"load {load:.2f} s (goal <= 2 s each); first picture {first_picture:.3f} s; "
+                  f"cold seek to the end {at_end:.2f} s"
+                  + (f", worst of 20 cold seeks {worst:.2f} s" if worst else ""))
 
 
 def main():
