@@ -24,13 +24,24 @@ def practise(exercise: Exercise, lang: str, read: Callable[[str], str] = input,
     write(exercise.prompt_in(lang))
     write("")
     write(tr("ex.cli.usage", lang))
+    table = exercise.answer_lines > 1
+    if table:
+        write(tr("ex.cli.rows", lang))
     while True:
         try:
             line = read("> ")
+            word = line.strip().lower()
         except (EOFError, KeyboardInterrupt):
             write("")
             return "quit"
-        word = line.strip().lower()
+        while table and word and word not in QUIT | HINT | SOLUTION:  # a table: rows until an empty line
+            try:
+                row = read(". ")
+            except EOFError:  # the end of piped input checks what was typed
+                break
+            if not row.strip():
+                break
+            line += "\n" + row
         if word in QUIT:
             return "quit"
         if word in HINT:

@@ -17,6 +17,9 @@ def render_sheet(exercises: list[Exercise], lang: str = "en", title: str | None 
     parts.append('<div style="page-break-before: always"></div>\n\n'
                  f"# {tr('ex.sheet.key', lang)}")
     for i, ex in enumerate(exercises, 1):
-        parts.append(f"## {i} · `{ex.id}`\n\n**{tr('ex.sheet.answer', lang)}:** {ex.answer_text(lang)}\n\n"
+        answer = ex.answer_text(lang)
+        if "\n" in answer:  # a table, one row a line
+            answer = f"\n\n```\n{answer}\n```"
+        parts.append(f"## {i} · `{ex.id}`\n\n**{tr('ex.sheet.answer', lang)}:** {answer}\n\n"
                      f"**{tr('ex.sheet.working', lang)}:**\n\n{ex.solution(lang)}")
     return "\n\n".join(parts) + "\n"

@@ -126,3 +126,25 @@ def test_the_review_set_interleaves_lessons_one_to_seven():
     assert set(lessons) == set(range(1, 8))
     assert all(a != b for a, b in zip(lessons, lessons[1:]))
     assert {item.kind for item in SETS["review"].items} == {k for k, kind in KINDS.items() if 1 <= kind.lesson <= 7}
+
+
+def test_the_terminal_reads_a_table_until_an_empty_line():
+    from blockviz.exercises.cli import practise
+    typed = iter(ROWS + [""])
+    out = []
+    assert practise(EX, "en", read=lambda _: next(typed), write=out.append) == "correct"
+    assert any("empty line" in line for line in out)
+    piped = iter(ROWS)  # no empty line: the end of the input checks the table
+
+    def read(_):
+        try:
+            return next(piped)
+        except StopIteration:
+            raise EOFError from None
+    assert practise(EX, "en", read=read, write=out.append) == "correct"
+
+
+def test_a_sheet_sets_a_table_answer_as_a_block():
+    from blockviz.exercises.sheet import render_sheet
+    sheet = render_sheet([EX], "zh")
+    assert f"```\n{EX.answer_text('zh')}\n```" in sheet
