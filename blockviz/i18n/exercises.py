@@ -330,6 +330,12 @@ STRINGS: dict[str, dict[str, str]] = {
               "gets a block of its own.",
         "zh": "你把只填了一部分的最后一块也算成了共享。块只有填满后才有 hash（hash_blocks），所以之后的请求不可能"
               "命中未满的块：这些 token 要由新请求自己的块来放。"},
+    "ref_counts.mis.position_shared": {
+        "en": "You counted blocks as shared because they sit at the same place in both block tables. Sharing goes "
+              "by content: the new request hits a block only while its chained hash matches, that is, the same "
+              "tokens from the very first one, and only a full block has a hash.",
+        "zh": "你因为块在两张块表里位置相同，就把它们算成了共享。共享看的是内容：只有链式 hash 一致（也就是从第一个 "
+              "token 起完全相同）时新请求才命中一块，而且只有填满的块才有 hash。"},
     "ref_counts.mis.negative": {"en": "A ref_count is never negative.", "zh": "ref_count 不会是负数。"},
     "ref_counts.partial": {
         "en": "{count} of {total} right. Look again at block(s) {blocks}.",

@@ -274,3 +274,12 @@ def test_a_partly_filled_last_block_counted_as_shared():
     from blockviz.exercises.kinds.refs import SEED_004
     ex = mistake("ref_counts", [2, 2, 1], "2, 2, 2", "partial_block_shared", **SEED_004)
     assert "hash" in ex.check("2、2、2", "zh").message
+
+
+def test_blocks_at_the_same_place_counted_as_shared():
+    # B shares only "abcd" with A; counting A's other blocks that sit where B's do is sharing by position
+    params = dict(block_size=4, num_blocks=8, setup=[["add", "A", "abcdefghij", 8], ["step", 1]],
+                  then=[["add", "B", "abcdxyzwq", 4], ["step", 1]], ask=[0, 1, 2])
+    mistake("ref_counts", [2, 1, 1], "2, 2, 2", "position_shared", **params)
+    ex = exercises.make("ref_counts", **params)
+    assert "2" not in ex.check("2, 2, 2", "en").message.replace("2, 2, 2", "")  # the diagnosis gives no count

@@ -6,6 +6,7 @@ params: a scenario (engine.build) plus `then` (ops run after the state the promp
 from random import Random
 
 from blockviz.exercises import answers
+from blockviz.limits import blocks_needed
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
 from blockviz.exercises.engine import Built, build, check_scenario, encode
 from blockviz.exercises.kinds.common import fresh, labels_in, ops_story, sample, settled, shuffled_pool
@@ -127,11 +128,6 @@ class RefCounts(Kind):
             ("free_is_miss", [r - revived[b] for b, r in zip(ask, right)]),
             ("free_plus_one", [r + 1 if revived[b] and before.blocks[b].hash != -1 else r for b, r in zip(ask, right)]),
         ]
-        for seq in solved.facts["before"].sim.seqs.values():  # a partly filled last block taken for shared
-            table = seq.block_table
-            if len(table) > 1 and table[-1] in ask and before.blocks[table[-1]].hash == -1 and all(
-                    shared.get(b) for b in table[:-1]):
-                models.append(("partial_block_shared", [r + 1 if b == table[-1] else r for b, r in zip(ask, right)]))
         b_op = next((op for op in params["then"] if op[0] == "add"), None)
         if b_op is not None:
             tokens, B = encode(b_op[2]), params["block_size"]
@@ -141,13 +137,23 @@ class RefCounts(Kind):
                         and len(seq.block_table) >= n:
                     last = seq.block_table[n - 1]
                     models.append(("last_block_hit", [r + 1 if b == last else r for b, r in zip(ask, right)]))
+            spans = blocks_needed(len(tokens), B)  # blocks taken for shared because they sit where the new ones do
+            for seq in solved.facts["before"].sim.seqs.values():
+                table = seq.block_table
+                extra = [b for b in table[:spans] if b in ask and not shared[b]]
+                if not extra:
+                    continue
+                partial = extra == [table[-1]] and before.blocks[table[-1]].hash == -1  # never hashed, never hit
+                models.append(("partial_block_shared" if partial else "position_shared",
+                               [r + 1 if b in extra else r for b, r in zip(ask, right)]))
         return models
 
     def diagnose(self, params: dict, solved: Solved, value: list[int]) -> Feedback | None:
         right = solved.answer
         keys = {"no_share": "ref_counts.mis.no_share", "free_is_miss": "ref_counts.mis.free_is_miss",
                 "release_to_zero": "ref_counts.mis.release_to_zero", "free_plus_one": "ref_counts.mis.free_plus_one",
-                "last_block_hit": "ex.prefix.mis.last_block", "partial_block_shared": "ref_counts.mis.partial_block"}
+                "last_block_hit": "ex.prefix.mis.last_block", "partial_block_shared": "ref_counts.mis.partial_block",
+                "position_shared": "ref_counts.mis.position_shared"}
         for name, guess in self.models(params, solved):
             if value == guess != right:
                 return Feedback(keys[name], {}, name)
