@@ -118,7 +118,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "preemption.title": {"en": "Preemption victim and its blocks", "zh": "抢占对象及其块"},
     "kv_bytes.title": {"en": "What the KV cache costs", "zh": "KV 缓存占多少内存"},
     "lifetime.title": {"en": "Slots written and blocks held over a request's life",
-                       "zh": "一个请求一生写入的槽位与持有的块"},
+                       "zh": "一个请求从到达到结束写入的槽位与持有的块"},
     "prefill_batch.title": {"en": "The prefill batch: cu_seqlens and slot_mapping",
                             "zh": "预填充批次：cu_seqlens 与 slot_mapping"},
     "decode_mask.title": {"en": "Keys the decode mask hides", "zh": "解码掩码挡住的 key"},
@@ -203,12 +203,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "hit_pattern.hint": {
         "en": "Walk R's blocks in order and compare each prefix with the map's prefixes. Stop at the first miss; "
               "the last block is never looked up. For each hit, check whether its block is in the free queue.",
-        "zh": "按顺序走 R 的块，把每段前缀与映射表里的前缀对比。遇到第一个 miss 就停；最后一块从不查。"
+        "zh": "按顺序走 R 的块，把每段前缀与映射表里的前缀对比。遇到第一个未命中就停；最后一块从不查。"
               "每个命中再看它的块是否在空闲队列里。"},
     "can_allocate.hint": {
         "en": "First find the hits (a prefix, stopping at the first miss, never the last block). Then count the "
               "free blocks needed: every logical block except hits on used blocks. Compare with the free queue.",
-        "zh": "先找出命中（连续前缀，遇到第一个 miss 停，最后一块不算）。再数需要的空闲块：除命中“使用中”块之外的"
+        "zh": "先找出命中（连续前缀，遇到第一个未命中就停，最后一块不算）。再数需要的空闲块：除命中“使用中”块之外的"
               "每个逻辑块都要一个。与空闲队列长度比较。"},
     "block_table.hint": {
         "en": "Hits keep the block the map points to. A hit on a free block takes that block out of the free queue "
@@ -227,7 +227,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.prefix.walk.miss": {"en": "miss: this prefix is not in the map; the walk stops",
                          "zh": "未命中：映射中没有这段前缀；停止查找"},
     "ex.prefix.walk.last": {"en": "last block: never looked up", "zh": "最后一块：从不查找"},
-    "ex.prefix.walk.skip": {"en": "after the first miss: not looked up", "zh": "在第一个 miss 之后：不再查找"},
+    "ex.prefix.walk.skip": {"en": "after the first miss: not looked up", "zh": "在第一个未命中之后：不再查找"},
     "ex.prefix.mis.last_block": {
         "en": "You counted the request's last block as a hit. can_allocate walks range(num_blocks - 1): the last "
               "block is never looked up, even when it is full, because its last token must be computed again.",
@@ -235,7 +235,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "因为要重新计算它的最后一个 token。"},
     "ex.prefix.mis.hit_after_miss": {
         "en": "Hits must form a prefix: can_allocate stops at the first miss and looks nothing up after it.",
-        "zh": "命中必须是连续前缀：can_allocate 在第一个 miss 处停止，之后什么都不查。"},
+        "zh": "命中必须是连续前缀：can_allocate 在第一个未命中处停止，之后什么都不查。"},
     "ex.prefix.mis.free_is_miss": {
         "en": "You treated a hit on a free block as a miss. A block in the free queue "
               "keeps its tokens and its place in hash_to_block_id until it is reused, so can_allocate still finds "
@@ -254,7 +254,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "hit_pattern.mis.miss_skip": {
         "en": "Check M against - for logical block(s) {blocks}: the first miss is looked up (M); blocks after it "
               "and the last block are never looked up (-).",
-        "zh": "请检查逻辑块 {blocks} 的 M 和 -：第一个 miss 是查过的（M）；它之后的块和最后一块都不查（-）。"},
+        "zh": "请检查逻辑块 {blocks} 的 M 和 -：第一个未命中是查过的（M）；它之后的块和最后一块都不查（-）。"},
     "hit_pattern.partial": {
         "en": "{count} of {total} right. Look again at logical block(s) {blocks}.",
         "zh": "{total} 项里对了 {count} 项。请再看逻辑块 {blocks}。"},
@@ -403,11 +403,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "next_block.mis.stale": {
         "en": "The block still holds that hash, but the map points to another block: _allocate_block deletes the "
               "entry only when it still points here, so nothing is evicted.",
-        "zh": "这个块虽然还保存着那个 hash，但映射指向别的块：_allocate_block 只在映射仍指向它时才删除，所以什么都不淘汰。"},
+        "zh": "这个块虽然还保存着那个 hash，但映射指向别的块：_allocate_block 只在映射仍指向它时才删除，所以什么都不逐出。"},
     "next_block.mis.cached_kept": {
         "en": "The map still points to this block, so reusing it evicts its content: _allocate_block deletes the "
               "entry before reset().",
-        "zh": "映射仍指向这个块，所以重用它就会淘汰旧内容：_allocate_block 在 reset() 之前删除该映射项。"},
+        "zh": "映射仍指向这个块，所以重用它就会逐出旧内容：_allocate_block 在 reset() 之前删除该映射项。"},
     "next_block.wrong_block": {
         "en": "Not that block. Which block is at the head of the free queue once any revived hits have left it?",
         "zh": "不是这个块。复活的命中块离开之后，空闲队列的队头是哪个块？"},
@@ -521,7 +521,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "victim goes back to the head of waiting with its tokens, and when it is admitted again it re-hits "
               "whatever of its own blocks has not been evicted; the rest is recomputed.",
         "zh": "答案：**{answer}**。释放的块保留 hash 和 token（完整块仍可命中）；被抢占者带着它的 token 回到 waiting "
-              "队头，再次入场时会重新命中自己尚未被淘汰的块，其余部分重新计算。"},
+              "队头，再次入场时会重新命中自己尚未被逐出的块，其余部分重新计算。"},
 
     # --- kv bytes ------------------------------------------------------------------------------------
     "kv_bytes.model.default": {
@@ -608,7 +608,7 @@ STRINGS: dict[str, dict[str, str]] = {
     # --- lifetime ------------------------------------------------------------------------------------
     "lifetime.block_size": {
         "en": "Block size B = {B}; the pool is large enough that nothing is evicted or preempted.",
-        "zh": "块大小 B = {B}；池足够大，不会淘汰也不会抢占。"},
+        "zh": "块大小 B = {B}；池足够大，不会逐出也不会抢占。"},
     "lifetime.earlier": {
         "en": "Earlier, request E ran with prompt {prompt} ({n} tokens) and finished; its blocks are in the free "
               "queue with their content.",
@@ -620,7 +620,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "它一直运行到恰好生成 max_tokens 个 token（没有 EOS）。"},
     "lifetime.ask.slots": {
         "en": "Over A's whole life, how many KV slots does the model write for A (one per token it computes)?",
-        "zh": "在 A 的一生中，模型为 A 写入多少个 KV 槽位（每计算一个 token 写一个）？"},
+        "zh": "从 A 到达到结束，模型为 A 写入多少个 KV 槽位（每计算一个 token 写一个）？"},
     "lifetime.ask.blocks": {
         "en": "At its longest, how many blocks does A's block_table hold?",
         "zh": "A 的 block_table 最长时有多少块？"},
@@ -834,11 +834,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Sharing and releasing change ref_count; a freed block keeps its hash until it is allocated again.",
         "zh": "共享和释放会改变 ref_count；被释放的块在再次分配之前一直保留 hash。"},
     "ex.set.lesson3.title": {"en": "Lesson 3 · Prefix identity: chained hashes, first miss, last block",
-                             "zh": "第 3 课 · 前缀身份：链式 hash、第一个 miss、最后一块"},
+                             "zh": "第 3 课 · 什么算同一个前缀：链式 hash、第一个未命中、最后一块"},
     "ex.set.lesson3.intro": {
         "en": "can_allocate walks a request's chained hashes, stops at the first miss and never looks up the last "
               "block; a hit on a used block is shared, a hit on a free block is revived.",
-        "zh": "can_allocate 沿请求的链式 hash 查找，遇到第一个 miss 就停，从不查最后一块；命中使用中的块是共享，"
+        "zh": "can_allocate 沿请求的链式 hash 查找，遇到第一个未命中就停，从不查最后一块；命中使用中的块是共享，"
               "命中空闲块是复活。"},
     "ex.set.lesson4.title": {"en": "Lesson 4 · Decode: when does a request need a new block?",
                              "zh": "第 4 课 · decode：请求什么时候需要新块？"},
