@@ -146,12 +146,12 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
                                  "memory": "2G"}, note="ex.set.note.demo_memory"),
         Item("preemption", 3, note="ex.set.note.preempt"),
     ]),
-    PracticeSet("capstone", [
+    PracticeSet("lesson11", [
         Item("steps_table", params=CAPSTONE, note="ex.set.note.capstone"),
-        Item("steps_table", 1), Item("steps_table", 4),
+        Item("steps_table", 2), Item("steps_table", 3), Item("steps_table", 4),
     ]),
     # lessons 01-07 interleaved: no two neighbours from the same lesson, every kind of those lessons once
-    PracticeSet("review", [
+    PracticeSet("lesson12", [
         Item("slot_mapping", 31), Item("ref_counts", 31), Item("hit_pattern", 31), Item("decode_block", 31),
         Item("wasted_slots", 31), Item("kv_bytes", 31), Item("prefill_batch", 31), Item("pool_states", 32),
         Item("can_allocate", 32), Item("preemption", 32), Item("slot", 32), Item("next_block", 33),

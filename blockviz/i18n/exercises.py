@@ -880,16 +880,16 @@ STRINGS: dict[str, dict[str, str]] = {
               "a request grows, how many blocks a --kv-memory budget gives, who is preempted.",
         "zh": "共享系统提示的请求：命中使用中的块、每个请求都要重算的那一块、一个请求能长到多少块、"
               "--kv-memory 预算能给出多少块、谁被抢占。"},
-    "ex.set.capstone.title": {"en": "Lesson 11 · Capstone: predict a whole run",
+    "ex.set.lesson11.title": {"en": "Lesson 11 · Capstone: predict a whole run",
                               "zh": "第 11 课 · 综合练习：预测一整段运行"},
-    "ex.set.capstone.intro": {
+    "ex.set.lesson11.intro": {
         "en": "Every step of a run, predicted before the engine runs it: who runs, blocks allocated, cache hits, "
               "blocks freed. The first cell that differs from the engine is diagnosed.",
         "zh": "在引擎运行之前预测每一步：谁运行、分配了几个块、命中了几个块、释放了几个块。与引擎不同的第一个格子"
               "会得到诊断。"},
-    "ex.set.review.title": {"en": "Lesson 12 · Review: lessons 1 to 7, mixed",
+    "ex.set.lesson12.title": {"en": "Lesson 12 · Review: lessons 1 to 7, mixed",
                             "zh": "第 12 课 · 复习：第 1 到第 7 课，交错练习"},
-    "ex.set.review.intro": {
+    "ex.set.lesson12.intro": {
         "en": "One exercise of every kind from lessons 1 to 7, shuffled so that no two neighbours come from the same "
               "lesson: each time, first work out which idea the question needs.",
         "zh": "第 1 到第 7 课每种练习各一道，顺序打乱，相邻两道不来自同一课：每次先想清楚这道题要用哪个概念。"},

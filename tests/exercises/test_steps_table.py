@@ -122,10 +122,10 @@ def test_generated_runs_are_small_whole_runs_with_a_hit():
 
 
 def test_the_review_set_interleaves_lessons_one_to_seven():
-    lessons = [KINDS[item.kind].lesson for item in SETS["review"].items]
+    lessons = [KINDS[item.kind].lesson for item in SETS["lesson12"].items]
     assert set(lessons) == set(range(1, 8))
     assert all(a != b for a, b in zip(lessons, lessons[1:]))
-    assert {item.kind for item in SETS["review"].items} == {k for k, kind in KINDS.items() if 1 <= kind.lesson <= 7}
+    assert {item.kind for item in SETS["lesson12"].items} == {k for k, kind in KINDS.items() if 1 <= kind.lesson <= 7}
 
 
 def test_the_terminal_reads_a_table_until_an_empty_line():
