@@ -19,6 +19,11 @@ LESSONS: dict[str, dict[str, str]] = {
     "09_classroom_demo": {"en": "The classroom demo", "zh": "课堂演示"},
     "11_capstone": {"en": "Capstone: predict a whole run", "zh": "综合练习：预测一整段运行"},
     "12_review": {"en": "Review: lessons 01–07, mixed", "zh": "复习：第 01–07 课交错练习"},
+    # the build-it-yourself track (blockviz/build/): after the numbered lessons
+    "b1_allocate": {"en": "Build it: admission", "zh": "自己动手：准入"},
+    "b2_deallocate": {"en": "Build it: release", "zh": "自己动手：释放"},
+    "b3_hash_blocks": {"en": "Build it: hash the computed blocks", "zh": "自己动手：为算完的块登记 hash"},
+    "b4_decode": {"en": "Build it: a block for the next token", "zh": "自己动手：为下一个 token 准备块"},
 }
 
 
