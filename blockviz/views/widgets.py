@@ -166,7 +166,7 @@ class PoolView(TimelineView):
     def send_ahead(self):
         """The patches of the steps around the one shown, chained from its picture (see ahead.py).
         The player calls this once every pane shows its new step, so it delays none of them."""
-        self.refresh()
+        self.refresh()  # new frames: the player may hear of them before this view does
         if self.active and self.picture is not None and self.channel:
             self.ahead = self.sent_ahead.around(self.timeline, self.step, self.version, self.picture, self.options(),
                                                 self.picture_at, self.new_version)
