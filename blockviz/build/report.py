@@ -111,9 +111,9 @@ class Report:
         d = self.divergence
         figures = []
         for pictures, caption in ((d.mine, "build.yours"), (d.engine, "build.engines")):
-            figures.append(f'<figure style="margin:0"><figcaption><b>{esc(t(caption, lang, step=d.step))}</b>'
-                           f'</figcaption>{picture(pictures, d.step, lang)}</figure>')
-        return '<div style="display:flex;gap:24px;flex-wrap:wrap;align-items:flex-start">' + "".join(figures) + "</div>"
+            figures.append(f'<figure style="margin:0;flex:1 1 0;min-width:0"><figcaption><b>'
+                           f'{esc(t(caption, lang, step=d.step))}</b></figcaption>{picture(pictures, d.step, lang)}</figure>')
+        return '<div style="display:flex;gap:16px;align-items:flex-start">' + "".join(figures) + "</div>"
 
     def _repr_html_(self) -> str:
         return self.html()
@@ -134,7 +134,8 @@ def html_lines(report: Report, lang: str) -> list[str]:
 def picture(pictures: Pictures | None, step: int, lang: str) -> str:
     if pictures is not None and step < len(pictures.frames):
         try:
-            return render_view(pictures, "pool", step, lang=lang)
+            # scaled to its half of the row: the two pools side by side at any width
+            return render_view(pictures, "pool", step, lang=lang).replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
         except Exception as e:  # a state no engine reaches can break a view: say so, keep the report
             reason = f"{type(e).__name__}: {e}"
         return esc(t("build.no_picture", lang, reason=reason))
