@@ -5,7 +5,7 @@ from enum import Enum
 class BlockState(str, Enum):
     FREE = "free"                # in the free queue, no hash: nothing to reuse
     CACHED_FREE = "cached-free"  # in the free queue, hash still in the map: a hit revives it
-    STALE_FREE = "stale-free"    # in the free queue, its hash now maps to another block
+    STALE_FREE = "stale-free"    # in the free queue, its hash now maps to another block or to none
     FILLING = "filling"          # owned, not yet full and computed
     CACHED = "cached"            # owned by one request, full, hashed
     SHARED = "shared"            # in several block tables
