@@ -54,7 +54,7 @@ def test_a_known_wrong_version_is_caught(name):
     wrong = WRONG[name]
     report = check(wrong.cls, wrong.stage, workloads=40)
     assert not report.passed and report.fault is None
-    assert wrong.field in report.fields, str(report)
+    assert set(wrong.fields) & set(report.fields), str(report)
     assert report.mine is not None and report.engine is not None
     assert len(report.mine.frames) == len(report.engine.frames) == report.step + 1  # both pictures, up to it
 
@@ -70,7 +70,7 @@ def test_a_wrong_version_differs_exactly_where_the_engine_first_exercises_it(nam
     report = check(wrong.cls, wrong.stage, workloads=1, seed=seed)
     assert report.step == first_exercised(seed, wrong.first), str(report)
     if report.step is not None:
-        assert wrong.field in report.fields, str(report)
+        assert set(wrong.fields) & set(report.fields), str(report)
 
 
 def test_a_stub_is_not_written_yet_and_the_rest_is_checked():

@@ -1,5 +1,5 @@
 """Known wrong BlockManagers, each the engine's method with one line changed (blockviz.build.variants),
-with the field its first differing step must name and the engine's event that step must show."""
+with the fields its first differing step may name and the engine's step that first exercises it."""
 from dataclasses import dataclass
 from typing import Callable
 
@@ -11,7 +11,7 @@ from blockviz.trace import events as ev
 class Wrong:
     cls: type
     stage: str
-    field: str                                   # named at the first differing step
+    fields: tuple[str, ...]                      # the first differing step names one of these
     first: Callable[[object, dict], bool]        # does this engine step (frame, seqs) exercise the bug?
 
 
@@ -45,18 +45,20 @@ def frees_several_blocks_of_one_request(frame, seqs) -> bool:
 WRONG = {
     "pops the free queue's tail": Wrong(
         variant("PopTail", "_allocate_block", "self.free_block_ids.popleft()", "self.free_block_ids.pop()"),
-        "allocate", "free_block_ids", allocates),
+        "allocate", ("free_block_ids",), allocates),
     "forgets ref_count on a hit": Wrong(
-        variant("NoRefOnHit", "allocate", "block.ref_count += 1", "pass"), "allocate", "ref_count", shares),
+        variant("NoRefOnHit", "allocate", "block.ref_count += 1", "pass"), "allocate", ("ref_count",), shares),
     "leaves the evicted hash in the map": Wrong(
         variant("KeepsMap", "_allocate_block", "del self.hash_to_block_id[block.hash]", "pass"),
-        "allocate", "hash_to_block_id", evicts),
+        "allocate", ("hash_to_block_id",), evicts),
     "hashes the partial last block": Wrong(
         variant("HashesPartial", "hash_blocks",
                 "end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size",
                 "end = -(-(seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size)"),
-        "hash_blocks", "hash", computes_a_partial_block),
+        "hash_blocks", ("hash",), computes_a_partial_block),
     "deallocates in the wrong order": Wrong(
         variant("ForwardRelease", "deallocate", "reversed(seq.block_table)", "seq.block_table"),
-        "deallocate", "free_block_ids", frees_several_blocks_of_one_request),
+        # the free queue's order; or, when the step hands the freed blocks out again (a preemption
+        # mid-decode), the tables that received them in the other order
+        "deallocate", ("free_block_ids", "block_table"), frees_several_blocks_of_one_request),
 }

@@ -1,0 +1,53 @@
+"""The report: words in both languages, values escaped, both pools side by side, not-written stated."""
+from blockviz.build import check
+from blockviz.build.compare import Difference
+from blockviz.build.words import describe
+from blockviz.engine.block_manager import BlockManager
+from blockviz.i18n import t
+from blockviz.markup import esc
+from tests.build.wrong import WRONG
+
+
+class RaisesMarkup(BlockManager):
+    def deallocate(self, seq):
+        raise ValueError("<b>bold</b> & more")
+
+
+def test_a_difference_draws_both_pools_at_its_step():
+    report = check(WRONG["pops the free queue's tail"].cls, "allocate")
+    html = report.html()
+    assert html.count('data-view="pool"') == 2 and f'data-step="{report.step}"' in html
+    assert 'data-passed="false"' in html and "free_block_ids" in html
+    assert esc(t("build.yours", "en", step=report.step)) in html and esc(t("build.engines", "en", step=report.step)) in html
+
+
+def test_the_report_reads_in_chinese():
+    report = check(WRONG["forgets ref_count on a hit"].cls, "allocate", lang="zh")
+    text = "\n".join(report.lines())
+    assert "第一处不同" in text and "引擎" in text and "ref_count" in text
+    assert "你的实现" in report.html()
+
+
+def test_the_learners_text_is_escaped():
+    html = check(RaisesMarkup, "deallocate").html()
+    assert "<b>bold</b>" not in html and "&lt;b&gt;bold&lt;/b&gt; &amp; more" in html
+
+
+def test_a_pass_says_how_much_was_compared():
+    report = check(BlockManager, "decode")
+    assert "Nothing of this stage" in str(report) and not report.passed
+
+    class Engine(BlockManager):
+        can_append = BlockManager.can_append
+        may_append = BlockManager.may_append
+
+    report = check(Engine, "decode", workloads=3)
+    assert report.passed and str(report).startswith("✓") and f"{report.steps} steps" in str(report)
+
+
+def test_differences_in_words():
+    assert describe(Difference("ref_count", 3, 1, 2), "en") == "Block #3: ref_count is 1 in yours, 2 in the engine's."
+    call = ("can_allocate", "B", (), 1)
+    assert describe(Difference("call", call, 1, 0), "en") == "can_allocate(B) returned 1 in yours, 0 in the engine's."
+    assert describe(Difference("hash_to_block_id", 2**63, None, 4), "zh") == \
+        "hash_to_block_id[800000] 在你的实现里是 不存在，引擎里是 #4。"
