@@ -104,3 +104,16 @@ def test_ranges_never_overlap_and_every_request_finishes(requests, num_slots, re
         assert spans == [] or spans[-1][1] <= num_slots
         assert usage.used <= usage.reserved == sum(h.size for h in held)
         assert all(h.computed < h.size for h in held)  # the range is never outgrown
+
+
+@pytest.mark.parametrize("lang, word", [("en", "reserved, not used"), ("zh", "预留但未用")])
+def test_the_figures_draw_both_policies_in_either_language(lang, word):
+    import matplotlib
+    matplotlib.use("Agg")
+    from blockviz.lessons import contiguous_pool_figure, usage_figure
+    run = run_contiguous([Request("A", 2, 2), Request("B", 1, 3)], num_slots=8, max_model_len=4)
+    pool = contiguous_pool_figure(run.held[1], 8, columns=4, lang=lang)
+    texts = [t.get_text() for t in pool.axes[0].texts] + [t.get_text() for t in pool.axes[0].get_legend().get_texts()]
+    assert "A" in texts and "B" in texts and word in texts
+    chart = usage_figure(run.usage, run.usage, 8, lang=lang)
+    assert len(chart.axes) == 2 and all(ax.get_legend() is not None for ax in chart.axes)

@@ -73,7 +73,7 @@ def _contiguous_pool_figure(held, num_slots: int, columns: int, title: str, lang
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch, Rectangle
     rows = -(-num_slots // columns)
-    fig, ax = plt.subplots(figsize=(0.9 + 0.32 * columns, 1.0 + 0.34 * rows))
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.9 + 0.32 * columns), 1.0 + 0.34 * rows))
     owner = {}
     for i, h in enumerate(held):
         for slot in range(h.start, h.start + h.size):
