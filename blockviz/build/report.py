@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 from blockviz.build.lockstep import Divergence
 from blockviz.build.pictures import Pictures
-from blockviz.build.words import describe, workload_text
+from blockviz.build.words import BLOCK_FIELDS, describe, workload_text
 from blockviz.i18n import t
 from blockviz.markup import esc
 from blockviz.views.render_view import render_view
@@ -109,10 +109,13 @@ class Report:
 
     def pictures_html(self, lang: str) -> str:
         d = self.divergence
+        # the first block that differs is outlined in both pictures
+        selected = next((x.where for x in d.differences if x.field in BLOCK_FIELDS), None)
         figures = []
         for pictures, caption in ((d.mine, "build.yours"), (d.engine, "build.engines")):
             figures.append(f'<figure style="margin:0;flex:1 1 0;min-width:0"><figcaption><b>'
-                           f'{esc(t(caption, lang, step=d.step))}</b></figcaption>{picture(pictures, d.step, lang)}</figure>')
+                           f'{esc(t(caption, lang, step=d.step))}</b></figcaption>'
+                           f'{picture(pictures, d.step, lang, selected)}</figure>')
         return '<div style="display:flex;gap:16px;align-items:flex-start">' + "".join(figures) + "</div>"
 
     def _repr_html_(self) -> str:
@@ -131,11 +134,11 @@ def html_lines(report: Report, lang: str) -> list[str]:
             for line in report.lines(lang, code=mark)]
 
 
-def picture(pictures: Pictures | None, step: int, lang: str) -> str:
+def picture(pictures: Pictures | None, step: int, lang: str, selected: int | None = None) -> str:
     if pictures is not None and step < len(pictures.frames):
         try:
             # scaled to its half of the row: the two pools side by side at any width
-            return render_view(pictures, "pool", step, lang=lang).replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
+            return render_view(pictures, "pool", step, lang=lang, selected=selected).replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
         except Exception as e:  # a state no engine reaches can break a view: say so, keep the report
             reason = f"{type(e).__name__}: {e}"
         return esc(t("build.no_picture", lang, reason=reason))

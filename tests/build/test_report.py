@@ -21,6 +21,21 @@ def test_a_difference_draws_both_pools_at_its_step():
     assert esc(t("build.yours", "en", step=report.step)) in html and esc(t("build.engines", "en", step=report.step)) in html
 
 
+def test_the_first_differing_block_is_outlined_in_both_pools():
+    report = check(WRONG["forgets ref_count on a hit"].cls, "allocate")
+    assert report.fields[0] == "ref_count" and report.html().count('class="bv-sel"') == 2
+
+
+def test_a_state_no_engine_reaches_is_still_reported():
+    class TableOutOfRange(BlockManager):
+        def allocate(self, seq, num_cached_blocks):
+            seq.block_table.extend([len(self.blocks)] * seq.num_blocks)
+
+    report = check(TableOutOfRange, "allocate")
+    assert report.fault.kind == "engine_raised" and "IndexError" in report.fault.message
+    assert 'data-passed="false"' in report.html()
+
+
 def test_the_report_reads_in_chinese():
     report = check(WRONG["forgets ref_count on a hit"].cls, "allocate", lang="zh")
     text = "\n".join(report.lines())
