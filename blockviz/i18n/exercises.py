@@ -1006,8 +1006,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "steps_table.col.hits": {"en": "cache hits", "zh": "缓存命中数"},
     "steps_table.col.freed": {"en": "blocks freed", "zh": "释放的块数"},
     "steps_table.col.notes": {"en": "what happened", "zh": "发生了什么"},
-    "steps_table.phase.prefill": {"en": "prefill", "zh": "prefill"},
-    "steps_table.phase.decode": {"en": "decode", "zh": "decode"},
+    "steps_table.phase.prefill": {"en": "prefill", "zh": "预填充"},
+    "steps_table.phase.decode": {"en": "decode", "zh": "解码"},
     "steps_table.note.refused": {
         "en": "{label} waits: needs {need} free block(s), the free queue holds {free}",
         "zh": "{label} 等待：需要 {need} 个空闲块，只有 {free} 个"},
