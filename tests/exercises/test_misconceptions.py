@@ -283,3 +283,22 @@ def test_blocks_at_the_same_place_counted_as_shared():
     mistake("ref_counts", [2, 1, 1], "2, 2, 2", "position_shared", **params)
     ex = exercises.make("ref_counts", **params)
     assert "2" not in ex.check("2, 2, 2", "en").message.replace("2, 2, 2", "")  # the diagnosis gives no count
+
+
+def test_the_headline_misconception_is_named_on_generated_instances():
+    """For each generated instance with a hit on a free block, the answer of a learner who takes that hit
+    for a miss (hand_walk's free_is_miss, on the instance's own pool) gets the free-is-miss diagnosis."""
+    from blockviz.exercises.engine import encode
+    from blockviz.exercises.kinds.prefix import hand_walk
+    seen = {"hit_pattern": 0, "can_allocate": 0}
+    for kind in seen:
+        for seed in range(40):
+            ex = exercises.make(kind, seed)
+            adm = ex.solved.facts["adm"]
+            if "F" not in adm.codes or ex.answer() == -1:
+                continue
+            codes, _ = hand_walk(adm.before.bm, encode(ex.params["new"]), ex.params["block_size"], free_is_miss=True)
+            wrong = ", ".join(codes) if kind == "hit_pattern" else str(codes.count("U"))
+            assert ex.check(wrong).misconception == "free_is_miss", (ex.id, wrong)
+            seen[kind] += 1
+    assert all(seen.values()), seen
