@@ -61,13 +61,13 @@ class Report:
         lang = lang or self.lang
         out = []
         if self.missing:
-            out.append(t("build.not_written", lang, methods=", ".join(map(code, self.missing))))
+            out.append(t("build.not_written", lang, methods=t("build.list_sep", lang).join(map(code, self.missing))))
         if not self.written:
             out.append(t("build.nothing", lang))
             return out
         d = self.divergence
         if d is None:
-            return [t("build.pass", lang, methods=", ".join(map(code, self.written)), workloads=code(self.workloads),
+            return [t("build.pass", lang, methods=t("build.list_sep", lang).join(map(code, self.written)), workloads=code(self.workloads),
                       steps=code(self.steps))] + out
         out.insert(0, t("build.fail", lang, seed=code(d.workload.seed), step=code(d.step)))
         if d.fault is not None:

@@ -43,6 +43,7 @@ STRINGS: dict[str, dict[str, str]] = {
                          "zh": "{field} 在你的实现里是 {mine}，引擎里是 {engine}。"},
     "build.more": {"en": "… and {n} more differences at this step.", "zh": "……这一步还有 {n} 处不同。"},
     "build.sep": {"en": "; ", "zh": "；"},
+    "build.list_sep": {"en": ", ", "zh": "、"},
     "build.absent": {"en": "absent", "zh": "不存在"},
     "build.no_call": {"en": "no call", "zh": "没有调用"},
     "build.no_error": {"en": "no error", "zh": "没有出错"},

@@ -77,7 +77,7 @@ def test_a_learner_writes_the_methods_and_the_check_finds_the_first_difference(c
         failed = check_result(page, "false")
         step = failed.get_attribute("data-step")
         assert step is not None and int(step) >= 1
-        assert f"step {step}" in failed.text_content() and "free_block_ids" in failed.text_content()
+        assert f"step {step}" in failed.text_content() and "block_table" in failed.text_content()
         pools = failed.locator('svg[data-view="pool"]')
         assert pools.count() == 2  # yours and the engine's, side by side
         failed.scroll_into_view_if_needed()
