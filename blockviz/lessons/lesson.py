@@ -70,8 +70,10 @@ class Lesson:
 
     def practice_set(self) -> Path | None:
         """The lesson's practice set in exercises/ (blockviz.exercises), if it has one."""
+        if not self.name[:2].isdigit():  # the build-it-yourself track (b1_...) has none
+            return None
         path = REPO_DIR / "exercises" / self.lang / f"lesson{int(self.name[:2])}.md"
-        return path if self.name[:2].isdigit() and path.exists() else None
+        return path if path.exists() else None
 
     def header(self, practice: tuple[int, int] | None = None, prerequisites: Iterable[str] = ()):
         """Time for this page (reading plus doing, estimated from its source and said how), the

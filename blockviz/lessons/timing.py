@@ -24,8 +24,8 @@ MINUTES = {
     "experiment": 5.0,   # a "change a variable" section: predict, run, try other values
     "live_view": 2.0,    # L.show: step through it with the player
     "picture": 0.5,      # L.view: a view drawn at one step
-    "source": 1.5,       # L.source: read the engine's lines it shows
-    "recall": 1.0,       # a closed-book <details> question: answer aloud, then open
+    "source": 1.0,       # L.source: read the engine's lines it shows
+    "recall": 0.5,       # a closed-book <details> question: answer aloud, then open
     "self_assessment": 1.0,
 }
 CALLS = {"exercise": "question", "practice": "question", "reveal": "prediction", "show": "live_view",
