@@ -2,7 +2,7 @@
 and stop at the first step where they differ."""
 from dataclasses import dataclass
 
-from blockviz.build.compare import Difference, differences
+from blockviz.build.compare import Difference, call_differences, differences
 from blockviz.build.faults import Fault, Stop, engine_raised
 from blockviz.build.pictures import Pictures
 from blockviz.build.side import Side
@@ -14,7 +14,7 @@ from blockviz.engine.block_manager import BlockManager
 class Divergence:
     workload: Workload
     step: int                             # 0: before the first step (the learner's __init__)
-    differences: tuple[Difference, ...]   # empty when a fault stopped the learner's code
+    differences: tuple[Difference, ...]   # with a fault: only a call that returned something else before it
     fault: Fault | None
     mine: Pictures | None                 # each side's pictures up to this step, when asked for
     engine: Pictures | None
@@ -53,8 +53,10 @@ def compare(workload: Workload, mine: Side, engine: Side, mine_after, engine_aft
         raise RuntimeError(f"the engine failed on workload {workload.seed}: {engine_fault.message}")
     mine.picture(step)
     engine.picture(step)
-    if fault is not None:
-        return Divergence(workload, step, (), fault, mine.pictures, engine.pictures)
+    if fault is not None:  # what the learner's calls returned before it stopped can still differ
+        made = mine.calls()
+        early = call_differences(made, theirs.calls[:len(made)]) if step else []
+        return Divergence(workload, step, tuple(early), fault, mine.pictures, engine.pictures)
     found = differences(ours, theirs)
     if found:
         return Divergence(workload, step, tuple(found), None, mine.pictures, engine.pictures)

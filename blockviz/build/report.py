@@ -70,12 +70,12 @@ class Report:
             return [t("build.pass", lang, methods=t("build.list_sep", lang).join(map(code, self.written)), workloads=code(self.workloads),
                       steps=code(self.steps))] + out
         out.insert(0, t("build.fail", lang, seed=code(d.workload.seed), step=code(d.step)))
+        for difference in d.differences[:MAX_SHOWN]:  # with a fault, a call that returned something else: its cause
+            out.append(describe(difference, lang, code))
         if d.fault is not None:
             f = d.fault
             out.append(t(f"build.fault.{f.kind}", lang, method=code(f.method), step=code(d.step), message=code(f.message),
                          limit=code(f.limit)))
-        for difference in d.differences[:MAX_SHOWN]:
-            out.append(describe(difference, lang, code))
         if len(d.differences) > MAX_SHOWN:
             out.append(t("build.more", lang, n=code(len(d.differences) - MAX_SHOWN)))
         if d.step == 0:
@@ -112,7 +112,8 @@ class Report:
         # the first block that differs is outlined in both pictures
         selected = next((x.where for x in d.differences if x.field in BLOCK_FIELDS), None)
         figures = []
-        for pictures, caption in ((d.mine, "build.yours"), (d.engine, "build.engines")):
+        yours = "build.yours" if d.fault is None else "build.yours_stopped"
+        for pictures, caption in ((d.mine, yours), (d.engine, "build.engines")):
             figures.append(f'<figure style="margin:0;flex:1 1 0;min-width:0"><figcaption><b>'
                            f'{esc(t(caption, lang, step=d.step))}</b></figcaption>'
                            f'{picture(pictures, d.step, lang, selected)}</figure>')

@@ -70,10 +70,15 @@ class Side:
             return None, engine_raised(e)
         return self.outcome(failed)
 
+    def calls(self) -> tuple:
+        """This step's calls so far, each request by its label."""
+        labels = self.sim.labels
+        return tuple((c.method, labels.get(c.seq_id, "?"), c.args, c.result) for c in self.log.calls)
+
     def outcome(self, failed: str | None = None) -> tuple[Outcome | None, Fault | None]:
         labels = self.sim.labels
         try:
-            calls = tuple((c.method, labels[c.seq_id], c.args, c.result) for c in self.log.calls)
+            calls = self.calls()
             decided = self.sim.scheduler.decided
             if decided is not None:
                 decided = (decided[0], tuple((labels[seq_id], n) for seq_id, n in decided[1]))

@@ -62,6 +62,7 @@ STRINGS: dict[str, dict[str, str]] = {
                                   "zh": "引擎自己的代码在第 {step} 步处理你的块管理器状态时出错（在 {method} 中）：{message}"},
     "build.traceback": {"en": "Where it happened", "zh": "出错的位置"},
     "build.yours": {"en": "Yours after step {step}", "zh": "你的实现：第 {step} 步之后"},
+    "build.yours_stopped": {"en": "Yours in step {step}, where it stopped", "zh": "你的实现：第 {step} 步中停下的地方"},
     "build.engines": {"en": "The engine's after step {step}", "zh": "引擎：第 {step} 步之后"},
     "build.no_picture": {"en": "Your pool cannot be drawn at this step: {reason}",
                          "zh": "这一步你的池画不出来：{reason}"},

@@ -71,3 +71,18 @@ def test_a_broken_init_is_reported_at_step_zero():
 
     report = check(Broken, "deallocate")
     assert report.step == 0 and report.fault.kind == "engine_raised"
+
+
+class AlwaysRoom(BlockManager):
+    def can_append(self, seq):
+        return True  # then the engine's may_append pops an empty free queue
+
+
+def test_a_call_that_returned_something_else_before_the_failure_is_named_first():
+    report = check(AlwaysRoom, "decode")
+    assert report.fault.kind == "engine_raised" and "IndexError" in report.fault.message
+    assert report.fields == ("call",) and report.divergence.differences[0].mine is True
+    lines = report.lines()
+    assert lines.index(next(line for line in lines if "can_append(" in line)) < \
+        lines.index(next(line for line in lines if "IndexError" in line))
+    assert "where it stopped" in report.html()
