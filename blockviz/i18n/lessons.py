@@ -68,4 +68,5 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.paged": {"en": "paged blocks (nano-vllm)", "zh": "分页块（nano-vllm）"},
     "fig.reserved_line": {"en": "reserved", "zh": "预留"},
     "fig.used_line": {"en": "used", "zh": "实际使用"},
+    "fig.series": {"en": "{policy}: {measure}", "zh": "{policy}：{measure}"},
 }

@@ -121,9 +121,9 @@ def _usage_figure(contiguous, paged, num_slots: int, lang: str):
     for usage, colour, name in policies:
         steps = [u.step for u in usage]
         slots.step(steps, [u.reserved for u in usage], where="post", color=colour,
-                   label=f"{name}: {tr('fig.reserved_line', lang)}")
+                   label=tr("fig.series", lang, policy=name, measure=tr("fig.reserved_line", lang)))
         slots.step(steps, [u.used for u in usage], where="post", color=colour, linestyle="--",
-                   label=f"{name}: {tr('fig.used_line', lang)}")
+                   label=tr("fig.series", lang, policy=name, measure=tr("fig.used_line", lang)))
         admitted.step(steps, [u.admitted for u in usage], where="post", color=colour, label=name)
     slots.axhline(num_slots, color="#888", linewidth=0.8)
     slots.set_ylim(0, num_slots * 1.05)
