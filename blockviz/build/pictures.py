@@ -3,12 +3,15 @@
 Each picture is taken from the live objects with trace.replay.picture_of, the picture a Simulator
 that does not record shows: a replay would rebuild the engine's state, not the learner's, and the
 learner's code reports no events. Both sides are drawn this way, so whatever looks different is.
+The one event a picture carries is what schedule() decided (prefill or decode, who ran).
 """
 from blockviz.build.faults import described
 from blockviz.session import Session
+from blockviz.trace.events import Event
 from blockviz.trace.frame import Frame
 from blockviz.trace.io import config_record
 from blockviz.trace.replay import picture_of
+from blockviz.trace.snapshot import Snapshot
 from blockviz.trace.timeline import Timeline
 
 
@@ -20,11 +23,11 @@ class Pictures(Timeline):
         self.labels = sim.labels
         self.unreadable: str | None = None  # why the latest step could not be drawn
 
-    def take(self, sim: Session, step: int):
+    def take(self, sim: Session, step: int, events: tuple[Event, ...] = ()):
         try:
-            snapshot = picture_of(sim.scheduler, sim.seqs, sim.labels, step)
+            picture = picture_of(sim.scheduler, sim.seqs, sim.labels, step)
         except Exception as e:  # a learner's state can be one no engine reaches (a block twice in the queue)
             self.unreadable = described(e)
             return
-        self.frames.append(Frame(step, (), snapshot))
+        self.frames.append(Frame(step, events, Snapshot(picture.history, step, events)))
         self.cursor = step

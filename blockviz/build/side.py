@@ -11,24 +11,28 @@ from blockviz.config import Config
 from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.scheduler import Scheduler
 from blockviz.sim import Simulator
+from blockviz.trace.events import Scheduled
 
 
 class BuildScheduler(Scheduler):
     """nano-vllm's Scheduler around a block manager class of the check's choosing, remembering what
-    schedule() decided (postprocess resets num_scheduled_tokens)."""
+    schedule() decided (postprocess resets num_scheduled_tokens), also as the event the views read."""
 
     def __init__(self, config: Config, block_manager_class: type):
         self.block_manager_class = block_manager_class
         self.decided: tuple | None = None
+        self.scheduled: Scheduled | None = None
         super().__init__(config)
 
     def make_block_manager(self, num_blocks: int, block_size: int) -> BlockManager:
         return self.block_manager_class(num_blocks, block_size)
 
     def schedule(self):
-        self.decided = None
+        self.decided = self.scheduled = None
         seqs, is_prefill = super().schedule()
         self.decided = (is_prefill, tuple((seq.seq_id, seq.num_scheduled_tokens) for seq in seqs))
+        self.scheduled = Scheduled(is_prefill, tuple(s.seq_id for s in seqs), tuple(s.num_scheduled_tokens for s in seqs),
+                                   tuple(s.num_cached_tokens for s in seqs))
         return seqs, is_prefill
 
 
@@ -88,4 +92,5 @@ class Side:
 
     def picture(self, step: int):
         if self.pictures is not None:
-            self.pictures.take(self.sim, step)
+            scheduled = self.sim.scheduler.scheduled if step else None
+            self.pictures.take(self.sim, step, () if scheduled is None else (scheduled,))

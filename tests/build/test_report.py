@@ -21,6 +21,15 @@ def test_a_difference_draws_both_pools_at_its_step():
     assert esc(t("build.yours", "en", step=report.step)) in html and esc(t("build.engines", "en", step=report.step)) in html
 
 
+def test_the_pictures_are_timelines_that_know_what_each_step_scheduled():
+    report = check(WRONG["forgets ref_count on a hit"].cls, "allocate")
+    for side in (report.mine, report.engine):
+        assert [f.step for f in side.frames] == list(range(report.step + 1))
+        assert side.snapshot(report.step).is_prefill is not None and side.snapshot(report.step).scheduled
+        assert side.snapshot(0).is_prefill is None  # before the first step
+    assert set(report.mine.labels.values()) == set(report.engine.labels.values())
+
+
 def test_the_first_differing_block_is_outlined_in_both_pools():
     report = check(WRONG["forgets ref_count on a hit"].cls, "allocate")
     assert report.fields[0] == "ref_count" and report.html().count('class="bv-sel"') == 2
