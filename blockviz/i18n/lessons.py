@@ -19,6 +19,7 @@ STRINGS: dict[str, dict[str, str]] = {
                             "zh": "。这些都从本页的单元格中数出；课后练习集的时间是作者另行估计的。"},
     "lesson.list_sep": {"en": ", ", "zh": "，"},
     "lesson.activity.question": {"en": "question", "zh": "题目"},
+    "lesson.activity.whole_run": {"en": "whole run to predict, a row per step", "zh": "整段运行的逐步预测（每步一行）"},
     "lesson.activity.prediction": {"en": "answer to write down before opening it", "zh": "先写答案再展开的预测"},
     "lesson.activity.experiment": {"en": "change-a-variable experiment", "zh": "改变变量的实验"},
     "lesson.activity.live_view": {"en": "live view to step through", "zh": "可逐步浏览的实时视图"},

@@ -20,6 +20,7 @@ CODE_LINES_PER_MINUTE = 20  # code a learner reads (cells not folded away)
 # minutes per activity: the learner works each out before looking
 MINUTES = {
     "question": 3.0,     # L.exercise / L.practice: compute on paper, check, read the diagnosis
+    "whole_run": 15.0,   # L.practice("steps_table"): predict every step of a run, a row each, then check
     "prediction": 2.0,   # L.reveal: write the answer down, then open it
     "experiment": 5.0,   # a "change a variable" section: predict, run, try other values
     "live_view": 2.0,    # L.show: step through it with the player
@@ -71,7 +72,9 @@ def estimate(source: Path, lang: str) -> Estimate:
             continue
         for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
             name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
-            if name in CALLS:
+            if name == "practice" and call.args and getattr(call.args[0], "value", None) == "steps_table":
+                counts["whole_run"] += 1
+            elif name in CALLS:
                 counts[CALLS[name]] += 1
     return Estimate(len(re.findall(r"[A-Za-z]+", text)), len(re.findall(r"[\u4e00-\u9fff]", text)), code_lines,
                     {kind: n for kind, n in counts.items() if n})

@@ -1,4 +1,5 @@
-"""Every notebook runs top to bottom on CPU, and all of them together within the budget (180 s on 2 cores)."""
+"""Every notebook runs top to bottom on CPU (a notebook that hangs fails after TIMEOUT_S; how long they
+take is a figure, printed with --durations, not a test)."""
 import time
 
 import nbformat
@@ -7,8 +8,7 @@ from nbclient import NotebookClient
 
 from tests.lessons.common import NOTEBOOKS
 
-BUDGET_S = 180
-DURATIONS: dict[str, float] = {}
+TIMEOUT_S = 180
 
 
 def execute(path):
@@ -22,15 +22,14 @@ def execute(path):
     return nb, time.perf_counter() - start
 
 
-@pytest.mark.timeout(BUDGET_S)
+@pytest.mark.timeout(TIMEOUT_S)
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_notebook_executes(path, tmp_path, monkeypatch):
     monkeypatch.setenv("BLOCKVIZ_HOME", str(tmp_path))  # a lesson must never write to the real home
     # One torch thread per kernel: the model lessons' matmuls are tiny, and on 2 cores shared with other
     # processes torch's thread pool spins and waits (measured: a 4-layer step 0.6 s instead of 5 ms).
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
-    nb, seconds = execute(path)
-    DURATIONS[f"{path.parent.name}/{path.stem}"] = seconds
+    nb, _ = execute(path)
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert errors == []
     assert list(tmp_path.iterdir()) == [], "executing a lesson wrote to BLOCKVIZ_HOME"
@@ -39,11 +38,3 @@ def test_notebook_executes(path, tmp_path, monkeypatch):
         if cell.cell_type == "code" and "say(" in cell.source:
             assert cell.outputs, f"a say() cell printed nothing: {cell.source[:80]!r}"
 
-
-def test_all_notebooks_within_budget():
-    if len(DURATIONS) < len(NOTEBOOKS):
-        pytest.skip("run together with test_notebook_executes")
-    total = sum(DURATIONS.values())
-    report = ", ".join(f"{k} {v:.1f}s" for k, v in sorted(DURATIONS.items()))
-    print(f"\nnotebooks executed in {total:.1f} s: {report}")
-    assert total < BUDGET_S, report
