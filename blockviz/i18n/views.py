@@ -3,6 +3,11 @@
 STRINGS: dict[str, dict[str, str]] = {
     # phases
     "phase.start": {"en": "start", "zh": "开始前"},
+    "steps.step": {"en": "step", "zh": "步"},
+    "steps.phase": {"en": "phase", "zh": "阶段"},
+    "steps.scheduled": {"en": "scheduled", "zh": "本步调度"},
+    "steps.waiting": {"en": "waiting", "zh": "等待队列"},
+    "steps.running": {"en": "running", "zh": "运行队列"},
     "phase.prefill": {"en": "prefill", "zh": "预填充"},
     "phase.decode": {"en": "decode", "zh": "解码"},
 
