@@ -3,6 +3,7 @@
 A scenario is TOML (see the presets beside this file):
 
     title = "..."
+    title_zh = "..."                 # optional: the title in Chinese
     block_size = 4
     num_blocks = 8
     max_num_batched_tokens = 16384   # optional, as are max_num_seqs and free_order
@@ -70,10 +71,12 @@ class Scenario:
     notes: str = ""
     max_steps: int = 1000
     tags: list[str] = field(default_factory=list)
+    title_zh: str = ""  # the title in Chinese (the English one is shown when there is none)
 
     def __post_init__(self):
         """Every value checked before the engine runs, so a bad file changes nothing and says why."""
         text("title", self.title)
+        text("title_zh", self.title_zh)
         text("notes", self.notes)
         if not isinstance(self.tags, list) or not all(isinstance(tag, str) for tag in self.tags):
             raise ValueError(f"tags must be a list of texts, got {self.tags!r:.80}")
@@ -94,6 +97,9 @@ class Scenario:
             if longest > checks.MAX_SIM_MODEL_LEN or blocks_needed(longest - 1, self.block_size) > self.num_blocks:
                 raise ValueError(f"request {i + 1} ({r.num_prompt_tokens} prompt + {r.max_tokens} max_tokens) "
                                  f"can never fit in {self.num_blocks} blocks of {self.block_size}")
+
+    def title_in(self, lang: str) -> str:
+        return self.title_zh if lang == "zh" and self.title_zh else self.title
 
     def build(self, record: bool = True) -> Simulator:
         return Simulator(num_blocks=self.num_blocks, block_size=self.block_size, max_num_seqs=self.max_num_seqs,
