@@ -10,8 +10,9 @@ from blockviz.states import BlockState, classify_block
 from blockviz.trace.events import CacheProbe, Event, HashRegistered
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.format import full_hash, grouped, short_hash
+from blockviz.views.glyphs import BOX, glyph
 from blockviz.views.svg import CHAR_WIDTH, attrs_markup, background, clip, esc, svg_root, text, text_width, visible
-from blockviz.views.theme import STATE_STYLES, Style, theme_css
+from blockviz.views.theme import STATE_STYLES, theme_css
 
 Decode = Callable[[tuple[int, ...]], str]
 
@@ -25,7 +26,7 @@ PAD = 8
 # few hundred: in pools this large, long runs of idle free blocks fold into one cell each.
 FOLD_ABOVE = 2048
 FOLD_MIN = 64                # shorter runs are drawn block by block: a folded run takes a whole row
-GLYPH = 14                   # font size of every state glyph: legible at a glance
+GLYPH = 14                   # font size of a state glyph written as text (the chain and mapping views)
 SWATCH_W, LEGEND_ROW = 26, 21
 
 
@@ -205,16 +206,15 @@ def block_cell(i: int, block, state: BlockState, pos: int | None, x: float, y: f
     attrs["aria-label"] = label
     body = (f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" rx="3" fill="{style.fill}" '
             f'class="bv-line" stroke-width="1"/>')
-    if compact:  # one string per block: a compact pool has thousands
-        body += (f'<text x="{x + cell_w / 2:g}" y="{y + cell_h / 2 + 5:g}" font-size="{GLYPH}" '
-                 f'text-anchor="middle" fill="{style.text}">{style.glyph}</text>')
+    if compact:  # the glyph only: a compact pool has thousands of cells
+        body += glyph(state, x + (cell_w - BOX) / 2, y + (cell_h - BOX) / 2)
     else:
         ink = style.text
         queue_text = "" if pos is None else f"q{pos}" + (f' ▶ {words["next"]}' if pos == 0 else "")
         body += "".join([
             f"<title>{esc(label)}</title>",
             text(x + 5, y + 14, f"#{i}", 12, bold=True, fill=ink),
-            text(x + cell_w - 5, y + 15, style.glyph, 14, anchor="end", fill=ink),
+            glyph(state, x + cell_w - 5 - BOX, y + 3),
             text(x + 5, y + 29, names[state], 10, fill=ink),
             text(x + 5, y + 46, clip(content, 15), 11, fill=ink),
             text(x + 5, y + 62, f'{words["ref"]} {block.ref_count} · {short_hash(block.hash)}', 10, fill=ink),
@@ -261,18 +261,21 @@ def fold_cell(first: int, last: int, queue_first: int, x: float, y: float, w: fl
              "data-last-block-id": str(last)}
     body = (f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="3" fill="{style.fill}" class="bv-line" '
             f'stroke-width="1"/><title>{esc(label)}</title>'
-            + text(x + 11, y + h / 2 + 5, style.glyph, GLYPH, anchor="middle", fill=style.text)
+            + glyph(BlockState.FREE, x + 4, y + (h - BOX) / 2)
             + text(x + 24, y + h / 2 + 4, clip(label, int((w - 30) / (CHAR_WIDTH * 11))), 11, fill=style.text))
     if selected is not None and first <= selected <= last:
         body += selection(x, y, w, h)
     return Cell(first, attrs, body)
 
 
-def swatch_line(x: float, y: float, style: Style, glyph: str, line: str) -> str:
-    """One legend line: a swatch in the state's colour with its glyph, then the words."""
+def swatch_line(x: float, y: float, state: BlockState, line: str, folded: bool = False) -> str:
+    """One legend line: a swatch in the state's colour with its glyph (and "…" for a folded run),
+    then the words."""
+    style = STATE_STYLES[state]
+    mark = (glyph(state, x + 2, y + 2) + text(x + SWATCH_W - 1, y + 14, "…", 11, anchor="end", fill=style.text)
+            if folded else glyph(state, x + (SWATCH_W - BOX) / 2, y + 2))
     return (f'<rect x="{x}" y="{y}" width="{SWATCH_W}" height="18" rx="2" fill="{style.fill}" class="bv-line"/>'
-            + text(x + SWATCH_W / 2, y + 14, glyph, GLYPH, anchor="middle", fill=style.text)
-            + text(x + SWATCH_W + 6, y + 13, line, 11))
+            + mark + text(x + SWATCH_W + 6, y + 13, line, 11))
 
 
 def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str = "en",
@@ -281,11 +284,10 @@ def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str =
     markers, and with `folds` what a folded run looks like. Returns (svg, width, height)."""
     parts, width, row = [], 0.0, LEGEND_ROW
     for k, state in enumerate(BlockState):
-        style = STATE_STYLES[state]
         yy = y + k * row
         line = t("legend.state", lang, name=t(f"state.{state.value}", lang), count=counts[state],
                  meaning=t(f"state.{state.value}.meaning", lang))
-        parts.append(swatch_line(x, yy, style, style.glyph, line))
+        parts.append(swatch_line(x, yy, state, line))
         width = max(width, SWATCH_W + 6 + text_width(line, 11))
     yy = y + len(BlockState) * row
     parts.append(touched_outline(x + 1.5, yy + 1.5, SWATCH_W - 3, 15))
@@ -298,9 +300,8 @@ def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str =
     height = (len(BlockState) + 2) * row
     if folds:
         yy += row
-        style = STATE_STYLES[BlockState.FREE]
         line = t("legend.fold", lang, n=FOLD_MIN)
-        parts.append(swatch_line(x, yy, style, style.glyph + "…", line))
+        parts.append(swatch_line(x, yy, BlockState.FREE, line, folded=True))
         width, height = max(width, SWATCH_W + 6 + text_width(line, 11)), height + row
     return "".join(parts), width, height
 

@@ -1,14 +1,15 @@
 """Draw the SVG our renderers emit onto a matplotlib figure, so any view exports to PNG or GIF
 without cairo or a browser.
 
-Only the subset the renderers use is understood: rect, text, line, and polygon paths (M/L/Z),
-coloured by attributes or by theme classes (drawn with their light fallbacks).
+Only the subset the renderers use is understood: rect, text, line, circle (the pool's state glyphs,
+blockviz/views/glyphs.py) and polygon paths (M/L/Z), coloured by attributes or by theme classes
+(drawn with their light fallbacks).
 """
 import re
 from xml.etree import ElementTree
 
 from matplotlib.figure import Figure
-from matplotlib.patches import Polygon, Rectangle
+from matplotlib.patches import Circle, Polygon, Rectangle
 
 from blockviz.views.theme import THEME, matplotlib_fonts, theme_fallback
 
@@ -60,6 +61,10 @@ def draw_svg(fig: Figure, svg: str, width: float | None = None, height: float | 
         elif tag == "line":
             ax.plot([_num(el, "x1"), _num(el, "x2")], [_num(el, "y1"), _num(el, "y2")],
                     color=_paint(el, "stroke"), linewidth=_num(el, "stroke-width", 1) * pt)
+        elif tag == "circle":
+            edge = _paint(el, "stroke")
+            ax.add_patch(Circle((_num(el, "cx"), _num(el, "cy")), _num(el, "r"), facecolor=_paint(el, "fill"),
+                                edgecolor=edge, linewidth=_num(el, "stroke-width", 1) * pt if edge != "none" else 0))
         elif tag == "path":
             points = [(float(x), float(y)) for x, y in re.findall(r"[ML]\s*([-\d.]+)[ ,]([-\d.]+)", el.get("d", ""))]
             if points:

@@ -3,10 +3,13 @@ import re
 from xml.etree import ElementTree
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageColor
 
+from blockviz.states import BlockState
 from blockviz.trace.events import RequestAdded
 from blockviz.views.export import VIEWS, export_gif, export_html, export_png, export_svg, first_busy_step
+from blockviz.views.glyphs import R
+from blockviz.views.theme import STATE_STYLES
 
 
 @pytest.mark.parametrize("view", VIEWS)
@@ -25,6 +28,25 @@ def test_png_is_drawn_from_the_svg_at_its_size(lifecycle, tmp_path):
         assert (image.width, image.height) == (int(svg.get("width")), int(svg.get("height")))
         colours = {c for _, c in image.convert("RGB").getcolors(1 << 16)}
     assert (0x00, 0x82, 0x5E) in colours  # the cached fill really is painted
+
+
+def test_png_draws_the_pools_glyph_shapes(lifecycle, tmp_path):
+    """The state glyphs are shapes (blockviz/views/glyphs.py): the PNG paints them, in the ink of
+    each cell's state, where the SVG puts them."""
+    svg = ElementTree.parse(export_svg(lifecycle, tmp_path / "pool.svg", "pool", step=2)).getroot()
+    with Image.open(export_png(lifecycle, tmp_path / "pool.png", "pool", step=2, dpi=100)) as image:
+        rgb = image.convert("RGB")
+        painted = 0
+        for cell in svg.iter():
+            circle = next((el for el in cell if el.tag.endswith("circle")), None)
+            if cell.get("data-state") is None or circle is None:
+                continue
+            ink = ImageColor.getrgb(STATE_STYLES[BlockState(cell.get("data-state"))].text)
+            # on every glyph's ring (or in its disc), right of the centre: painted in the state's ink
+            pixel = rgb.getpixel((int(float(circle.get("cx")) + R), int(float(circle.get("cy")))))
+            assert max(abs(a - b) for a, b in zip(pixel, ink)) < 48, (cell.get("data-block-id"), pixel, ink)
+            painted += 1
+    assert painted >= 12
 
 
 def test_gif_of_a_step_range(lifecycle, tmp_path):
