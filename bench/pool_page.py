@@ -1,7 +1,7 @@
 """The browser's own cost of a pool step: the page's patch applied in Chromium, without JupyterLab
 or the kernel (what a step sent ahead costs once the press arrives).
 
-    .venv/bin/python bench/pool_page.py [--blocks 1024] [--repeats 8] [--versus DIR ...]
+    .venv/bin/python bench/pool_page.py [--blocks 1024] [--repeats 8] [--versus DIR ...] [--output-area]
 
 Draws the browser test's scenario (tests/browser/browser_scenario.py) step 0 with js/pool_patch.js
 in Debian's chromium (headless, through Playwright), then applies the patch of each step 1..6 in
@@ -12,7 +12,10 @@ task queued from requestAnimationFrame), in ms, with the cells the patch changes
 
 --versus DIR ... measures other copies of the project too (its pictures, patches, pool_patch.js and
 CSS; e.g. `git archive HEAD~1 blockviz tests/browser | tar -x -C DIR`), each in a page of its own in
-the same browser, all taking turns at every repeat so that the machine's load falls on both alike.
+the same browser, all taking turns at every repeat so that the machine's load falls on all alike.
+
+--output-area puts the pool where JupyterLab does, inside an output area's elements beside a
+sticky player, so that the CSS rules on those (views.css) apply as in a notebook.
 """
 import argparse
 import json
@@ -68,6 +71,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--blocks", type=int, default=1024)
     parser.add_argument("--repeats", type=int, default=8)
+    parser.add_argument("--output-area", action="store_true", help="the pool inside JupyterLab's output area")
     parser.add_argument("--versus", type=Path, nargs="*", default=[],
                         help="other copies of the project to measure in turn")
     args = parser.parse_args()
@@ -79,11 +83,15 @@ def main():
     data = {name: json.loads(subprocess.run([sys.executable, "-c", PAGE_DATA, str(root), str(args.blocks), str(STEPS)],
                                             check=True, capture_output=True, text=True).stdout)
             for name, root in variants.items()}
+    pane = "<div class='bv-pane' style='max-height:75vh'></div>"
+    if args.output_area:
+        pane = ("<div class='jp-OutputArea'><div class='jp-OutputArea-child'><div class='jp-OutputArea-output'>"
+                f"<div class='widget-box'><div class='bv-sticky'>player</div>{pane}</div></div></div></div>")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
         pages = {name: browser.new_page(viewport={"width": 1280, "height": 1000}) for name in variants}
         for name, page in pages.items():
-            page.set_content(f"<style>{data[name]['css']}</style><div class='bv-pane' style='max-height:75vh'></div>")
+            page.set_content(f"<style>{data[name]['css']}</style>" + pane)
             page.add_script_tag(content=data[name]["module"]
                                 + "\nObject.assign(window, { applyPatch, prepare, showFull });")
         times: dict[tuple[str, int, bool], list[list[float]]] = {}
