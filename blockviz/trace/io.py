@@ -88,8 +88,8 @@ def encode_json(data: dict) -> str:
 
 class TraceWriter:
     """Writes a session's steps as they run: the header first, then one flushed line per step, and
-    a keyframe after a step whenever the last keyframe took under KEYFRAME_SHARE of the time since
-    (so keyframes cost at most that share of a run, whatever the pool size), at least
+    a keyframe after a step whenever a keyframe (the median of the last five) took under
+    KEYFRAME_SHARE of the time since (so keyframes cost about that share of a run, whatever the pool size), at least
     MIN_KEYFRAME_GAP steps apart; `keyframe_every` fixes the gap instead."""
     KEYFRAME_SHARE = 0.1
     MIN_KEYFRAME_GAP = 100
@@ -100,7 +100,9 @@ class TraceWriter:
         self.session = session
         self.keyframe_every = keyframe_every
         self.arrived: dict[int, int] = {}  # request id -> the step whose picture first shows it
-        self.last_keyframe, self.keyframe_cost, self.since = 0, 0.0, perf_counter()
+        self.last_keyframe, self.since = 0, perf_counter()
+        self.costs: list[float] = []  # of the last keyframes: their median is the cost (a garbage collection
+        #                               in the middle of one is not what the next will cost)
         tokenizer = getattr(session, "tokenizer", None)
         self.name = getattr(tokenizer, "trace_name", None)
         self.tokenizer = tokenizer if tokenizer is not None and self.name is None else None
@@ -141,7 +143,8 @@ class TraceWriter:
         gap = step - self.last_keyframe
         if self.keyframe_every is not None:
             return gap >= self.keyframe_every
-        return gap >= self.MIN_KEYFRAME_GAP and perf_counter() - self.since >= self.keyframe_cost / self.KEYFRAME_SHARE
+        cost = sorted(self.costs)[len(self.costs) // 2] if self.costs else 0.0
+        return gap >= self.MIN_KEYFRAME_GAP and perf_counter() - self.since >= cost / self.KEYFRAME_SHARE
 
     def keyframe(self, step: int):
         """The live engine now, the end of `step` (written right after that step's line)."""
@@ -151,7 +154,8 @@ class TraceWriter:
         self.arrived = {i: step for i, step in self.arrived.items() if i in live}  # in arrival order
         self.line(keyframe_of(s.scheduler, s.labels, self.arrived, step))
         self.since = perf_counter()
-        self.last_keyframe, self.keyframe_cost = step, self.since - start
+        self.last_keyframe = step
+        self.costs = [*self.costs[-4:], self.since - start]
 
     def pending(self, arrivals: list[Arrival]):
         """Requests added after the last step: written as a step line with no tokens (step -1)."""
