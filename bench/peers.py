@@ -4,9 +4,11 @@ settings, in one run.
     .venv/bin/python bench/peers.py [--model PATH] [--threads 2] [--repeats 3] [--block-size 256 16] [--no-vllm]
 
 For batch 1, 8 and 32: prompts of 64 random tokens with distinct first tokens (no shared prefixes),
-64 generated tokens each, greedy, EOS ignored. Every round draws new prompts, so no engine serves a
-prompt from its prefix cache, and times each engine on them one after the other (the order turns
-from round to round); after one warm-up round each figure is the best of --repeats.
+64 generated tokens each, greedy, EOS ignored. Every round draws new prompts, one set for the
+1-token generate and another for the 64-token one, so no engine serves a prompt from its prefix
+cache (the same prompts twice would let blockviz at block size 16 and vLLM skip the second prefill,
+and inflate their decode figures), and times each engine on them one after the other (the order
+turns from round to round); after one warm-up round each figure is the best of --repeats.
 
   prefill tok/s  batch x 64 / the time of a generate with max_tokens=1
   decode tok/s   batch x 63 / (the time of a 64-token generate - the time of a 1-token one)
@@ -181,11 +183,12 @@ def measure(engines: list, batch: int, vocab: int, repeats: int) -> dict[str, tu
     full = dict(first)
     same = {e.name: 0 for e in engines}
     for round_ in range(repeats + 1):
-        batch_prompts = prompts(batch, vocab, seed=1000 * batch + round_)
+        first_prompts = prompts(batch, vocab, seed=1000 * batch + 2 * round_)
+        batch_prompts = prompts(batch, vocab, seed=1000 * batch + 2 * round_ + 1)
         turn = round_ % len(engines)
         outputs = {}
         for engine in engines[turn:] + engines[:turn]:
-            seconds_1, _ = engine(batch_prompts, 1)
+            seconds_1, _ = engine(first_prompts, 1)
             seconds, outputs[engine.name] = engine(batch_prompts, NEW_TOKENS)
             if round_:  # round 0 warms up
                 first[engine.name] = min(first[engine.name], seconds_1)
