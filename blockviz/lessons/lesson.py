@@ -9,6 +9,7 @@ blockviz.exercises exercise with its one widget (`L.exercise` for the lesson's o
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -24,6 +25,10 @@ from blockviz.markup import esc
 from blockviz.queries import labels_of, seq_id_of
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.render_view import render_view
+
+
+class LessonWarning(UserWarning):
+    """A lesson's own question is built wrong (the lesson tests fail on it)."""
 
 
 class Lesson:
@@ -153,8 +158,13 @@ class Lesson:
         Check diagnoses the `mistakes` it names ((wrong answer, why_en, why_zh), each computed by the
         engine), then Hint, then Show solution (the answer and `explain`), only when asked."""
         from blockviz.exercises.question import question
+        mistakes = tuple(mistakes)
         ex = question(question_en, question_zh, expected, explain_en, explain_zh, hint_en, hint_zh,
-                      tuple(mistakes), lang=self.lang)
+                      mistakes, lang=self.lang)
+        dropped = len(mistakes) - len(ex.params["mistakes"])
+        if dropped:  # the engine computed a "wrong" answer equal to the right one: its diagnosis can never show
+            warnings.warn(f"{self.name}: {dropped} named mistake(s) of the question {question_en[:60]!r} "
+                          "equal its answer", LessonWarning, stacklevel=2)
         display(ex.widget())
         return ex
 

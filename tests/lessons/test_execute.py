@@ -32,6 +32,9 @@ def test_notebook_executes(path, tmp_path, monkeypatch):
     nb, _ = execute(path)
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert errors == []
+    warned = [o.text for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "stream" and "LessonWarning" in o.text]
+    assert warned == [], "a question names a mistake equal to its answer: " + " ".join(warned)
     assert list(tmp_path.iterdir()) == [], "executing a lesson wrote to BLOCKVIZ_HOME"
     # every cell that computes prose produced its sentence
     for cell in nb.cells:

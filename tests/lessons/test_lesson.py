@@ -140,3 +140,12 @@ def test_every_lessons_header_renders(monkeypatch):
             Lesson(name, lang).header(practice=(10, 20))
             assert Lesson(name, lang).time_estimate().total >= Lesson(name, lang).time_estimate().reading >= 1
     assert len(shown) == 2 * len(LESSONS)
+
+
+def test_a_named_mistake_equal_to_the_answer_warns():
+    import pytest
+    from blockviz.lessons import Lesson
+    from blockviz.lessons.lesson import LessonWarning
+    L = Lesson("02_block_lifecycle", "en")
+    with pytest.warns(LessonWarning, match="1 named mistake"):
+        L.exercise("How many?", "几个？", 3, mistakes=[(3, "same", "相同"), (0, "free is a miss", "空闲当未命中")])
