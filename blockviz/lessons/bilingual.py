@@ -133,6 +133,17 @@ def unpaired_prose(nb) -> list[str]:
 SAID = {"say", "reveal"}
 
 
+def calls_in(code: str) -> list[tuple[str, ast.Call]]:
+    """(name, call) of every call in a code cell: `L.say(...)` is named "say" (none for a cell that
+    is not plain Python, such as one with IPython magics)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    return [(call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", ""), call)
+            for call in ast.walk(tree) if isinstance(call, ast.Call)]
+
+
 def prose_of(source: Path, lang: str) -> list[str]:
     """The prose a learner reads in the `lang` notebook: its markdown cells and the literal text of
     the say()/reveal() calls in its code."""
@@ -141,12 +152,7 @@ def prose_of(source: Path, lang: str) -> list[str]:
         if cell.cell_type == "markdown":
             out.append(cell.source)
             continue
-        try:
-            tree = ast.parse(cell.source)
-        except SyntaxError:
-            continue
-        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
-            name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+        for name, call in calls_in(cell.source):
             if name in SAID:
                 out += [n.value for n in ast.walk(call) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
     return out

@@ -4,14 +4,13 @@ open, at reading speeds, plus a fixed time for each thing the page asks the lear
 in its cells. Lesson.header shows the estimate and how it was made."""
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import jupytext
 
-from blockviz.lessons.bilingual import cells_for, prose_of
+from blockviz.lessons.bilingual import calls_in, cells_for, prose_of
 
 WORDS_PER_MINUTE = 200    # English prose
 HAN_PER_MINUTE = 350      # Chinese characters
@@ -66,12 +65,7 @@ def estimate(source: Path, lang: str) -> Estimate:
             continue
         if not cell.metadata.get("jupyter", {}).get("source_hidden"):
             code_lines += sum(1 for line in cell.source.splitlines() if line.strip())
-        try:
-            tree = ast.parse(cell.source)
-        except SyntaxError:
-            continue
-        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
-            name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+        for name, call in calls_in(cell.source):
             if name == "practice" and call.args and getattr(call.args[0], "value", None) == "steps_table":
                 counts["whole_run"] += 1
             elif name in CALLS:
