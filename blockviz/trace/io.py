@@ -5,8 +5,9 @@ tokenizer), then one line per step with what the live run decided (the requests 
 before it, the token each scheduled request sampled) and what only the live run knew (model
 events, K/V values), and now and then a keyframe line: the whole engine at the end of a step
 (trace/keyframe.py). The engine is deterministic, so replaying those inputs rebuilds every
-event and picture exactly, from step 0 or from the keyframe before the step asked for; a session that records to a file (`record_to=`) appends each step's
-line as it runs, so a crash loses at most the step being written. A loaded trace keeps the raw
+event and picture exactly, from step 0 or from the keyframe before the step asked for. A session
+that records to a file (`record_to=`) appends each step's line as it runs, so a crash loses at
+most the step being written. A loaded trace keeps the raw
 lines and replays them only as far as a view reads (trace/replay.py), so loading costs one pass
 of validation, not a replay.
 
