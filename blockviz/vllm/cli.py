@@ -35,7 +35,10 @@ def add_vllm_parser(sub):
                    "(a GPU box) instead of the project's .venv-vllm")
     s.add_argument("--dev-mode", action="store_true", help="also vLLM's development endpoints "
                    "(/reset_prefix_cache, ...); keep the server on loopback then")
-    s.add_argument("--log", metavar="FILE", help="write vLLM's own log there instead of the terminal")
+    s.add_argument("--log", metavar="FILE", help="write vLLM's own log there instead of the terminal "
+                   "(with --instances: FILE-A, FILE-B, ...)")
+    s.add_argument("--instances", type=int, default=1, metavar="N", help="N servers (A, B, ...) for a router: "
+                   "instance i on port + i, events port + 2i, replay port + 2i + 1 (default %(default)s)")
     w = commands.add_parser("watch", help="print a vLLM's prefix cache as its KV events arrive",
                             description="Follow a vLLM's KV events and print one line per batch (--tree: the "
                             "cached chains too). Ctrl-C stops; --save keeps what was seen.")
@@ -48,6 +51,8 @@ def add_vllm_parser(sub):
     w.add_argument("--topic", default="", help="only this topic (default: all)")
     w.add_argument("--host", help="the machine of a vLLM whose endpoints have `*` (default: this one)")
     w.add_argument("--data-parallel-size", type=int, default=1, metavar="N", help="ranks, one port each (default 1)")
+    w.add_argument("--instances", type=int, default=1, metavar="N", help="the N servers of `serve --instances N` "
+                   "with the same --events and --replay, watched together (default 1)")
     w.add_argument("--history", type=int, default=10_000, metavar="STEPS", help="steps kept (default %(default)s)")
     w.add_argument("--tree", action="store_true", help="print the cached chains after each batch")
     w.add_argument("--save", metavar="FILE", help="write the kept steps there at exit (blockviz.vllm.load reads it)")
@@ -60,6 +65,9 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
                                       replay=args.replay, topic=args.topic, blocks=args.blocks,
                                       block_size=args.block_size, max_model_len=args.max_model_len, dtype=args.dtype,
                                       vllm_python=args.vllm_python, dev_mode=args.dev_mode, extra=extra)
+            if args.instances != 1:
+                from blockviz.vllm import fleet
+                return fleet.serve(settings, args.instances, args.log)
             return serve(settings, args.log)
         return watch_terminal(args)
     except (ServeError, ValueError, OSError) as e:
@@ -71,7 +79,14 @@ def watch_terminal(args: argparse.Namespace) -> int:
     from blockviz.views.render_forest import forest_text, step_line
     from blockviz.vllm.watch import Watch
     replay = None if args.replay == "none" else args.replay or default_replay(args.events)
-    with Watch(args.events, args.api, replay, topic=args.topic, host=args.host, data_parallel_size=args.data_parallel_size,
+    events: str | list[str] = args.events
+    if args.instances != 1:   # laid out as `serve --instances` does; counters need one server, so none
+        from blockviz.vllm.fleet import instance_settings
+        given = None if args.replay == "none" else args.replay
+        laid_out = instance_settings(ServerSettings(events=args.events, replay=given), args.instances)
+        events, args.api = [s.events for s in laid_out], None
+        replay = None if replay is None else [s.replay_endpoint for s in laid_out]
+    with Watch(events, args.api, replay, topic=args.topic, host=args.host, data_parallel_size=args.data_parallel_size,
                history=args.history) as w:
         print(f"watching {', '.join(w.meta['sources'])} (replay {replay or 'none'}); Ctrl-C stops", flush=True)
         shown = w.last_step

@@ -12,10 +12,14 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.vllm.client import Client
 from blockviz.vllm.endpoints import check_endpoint, default_replay
+
+if TYPE_CHECKING:
+    from blockviz.vllm.fleet import Fleet
 
 REPO = Path(__file__).resolve().parents[2]
 PROJECT_VLLM_PYTHON = REPO / ".venv-vllm" / "bin" / "python"
@@ -160,6 +164,12 @@ class Server:
                 break
         self.process.wait(timeout=5)
 
+    def exited(self) -> str | None:
+        """None while vLLM runs, else what happened to it."""
+        if self.process is None or self.process.poll() is None:
+            return None
+        return f"vLLM exited with code {self.process.returncode}"
+
     def __enter__(self) -> "Server":
         return self.start().wait_ready()
 
@@ -191,20 +201,26 @@ def attach_hint(settings: ServerSettings) -> str:
 
 def serve(settings: ServerSettings, log: str | Path | None = None) -> int:
     """`blockviz vllm serve`: start, say `ready`, serve until Ctrl-C (or SIGTERM), stop cleanly."""
+    return serve_until_stopped(Server(settings, log), lambda: (
+        f"blockviz vllm serve: ready at {settings.api} (vLLM, KV events {settings.events}, "
+        f"replay {settings.replay_endpoint}). Watch it from Python with\n    {attach_hint(settings)}\n"
+        f"or `blockviz vllm watch`. Ctrl-C stops it."))
+
+
+def serve_until_stopped(servers: "Server | Fleet", ready: Callable[[], str]) -> int:
+    """Start (one server or a fleet), print `ready()` once it serves, serve until Ctrl-C or SIGTERM
+    or until a vLLM exits, and stop everything started."""
     signal.signal(signal.SIGTERM, _interrupt)   # `kill` stops vLLM as cleanly as Ctrl-C does
-    server = Server(settings, log)
-    server.start()
+    servers.start()
     try:
-        server.wait_ready()
-        print(f"blockviz vllm serve: ready at {settings.api} (vLLM, KV events {settings.events}, "
-              f"replay {settings.replay_endpoint}). Watch it from Python with\n    {attach_hint(settings)}\n"
-              f"or `blockviz vllm watch`. Ctrl-C stops it.", flush=True)
-        while server.process.poll() is None:
+        servers.wait_ready()
+        print(ready(), flush=True)
+        while (exited := servers.exited()) is None:
             time.sleep(0.5)
-        print(f"blockviz vllm serve: vLLM exited with code {server.process.returncode}", file=sys.stderr)
+        print(f"blockviz vllm serve: {exited}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("blockviz vllm serve: stopping vLLM", file=sys.stderr, flush=True)
         return 0
     finally:
-        server.stop()
+        servers.stop()

@@ -1,0 +1,151 @@
+"""Several servers without vLLM: how `--instances N` lays them out, starting and stopping them all
+(with a stand-in vLLM python), one watch over their events named per instance, the chat stream.
+The real two-server run is test_fleet_real.py."""
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from blockviz.cli import main
+from blockviz.vllm import router
+from blockviz.vllm.fleet import Fleet, chat_stream, instance_settings, log_path
+from blockviz.vllm.publisher import Publisher
+from blockviz.vllm.serve import ServeError, ServerSettings
+from blockviz.vllm.wire import stored
+
+from tests.vllm.synthetic import free_port
+from tests.vllm.test_serve import running
+
+
+def test_instances_get_their_own_ports_and_endpoints():
+    a, b, c = instance_settings(ServerSettings(port=8000, events="tcp://127.0.0.1:5557", blocks=16), 3)
+    assert [s.port for s in (a, b, c)] == [8000, 8001, 8002] and {s.blocks for s in (a, b, c)} == {16}
+    assert [(s.events, s.replay_endpoint) for s in (a, b, c)] == [
+        ("tcp://127.0.0.1:5557", "tcp://127.0.0.1:5558"), ("tcp://127.0.0.1:5559", "tcp://127.0.0.1:5560"),
+        ("tcp://127.0.0.1:5561", "tcp://127.0.0.1:5562")]
+    x, y = instance_settings(ServerSettings(events="ipc:///tmp/kv", replay="tcp://127.0.0.1:7000"), 2)
+    assert (x.events, y.events, x.replay, y.replay) == ("ipc:///tmp/kv", "ipc:///tmp/kv-1", "tcp://127.0.0.1:7000",
+                                                        "tcp://127.0.0.1:7002")
+    with pytest.raises(ServeError, match="give 1 to 26"):
+        instance_settings(ServerSettings(), 0)
+    assert log_path("/tmp/vllm.log", "B").name == "vllm-B.log"
+
+
+def test_a_fleet_refuses_instances_that_share_a_port_or_endpoint():
+    same = ServerSettings(port=8000)
+    with pytest.raises(ServeError, match="own HTTP port"):
+        Fleet([same, ServerSettings(port=8000, events="tcp://127.0.0.1:6000")])
+    with pytest.raises(ServeError, match="own events endpoint"):
+        Fleet([same, ServerSettings(port=8001)])
+    with pytest.raises(ValueError, match="distinct names"):
+        Fleet(instance_settings(same, 2), names=["A", "A"])
+    fleet = Fleet.of(2, same)
+    assert fleet.names == ["A", "B"] and fleet.instances == {"A": "tcp://127.0.0.1:5557", "B": "tcp://127.0.0.1:5559"}
+    fleet.stop()   # made from settings only: nothing was started, nothing to stop
+
+
+def test_one_watch_follows_every_instance_and_the_router_names_them(tmp_path):
+    fleet = Fleet(instance_settings(ServerSettings(events=f"ipc://{tmp_path}/kv",
+                                                   replay=f"tcp://127.0.0.1:{free_port()}"), 1)
+                  + instance_settings(ServerSettings(port=8001, events=f"ipc://{tmp_path}/kv-b",
+                                                     replay=f"tcp://127.0.0.1:{free_port()}"), 1))
+    a, b = fleet.settings.values()
+    with Publisher(a.events, a.replay) as pa, Publisher(b.events, b.replay) as pb, fleet.watch() as watch:
+        time.sleep(0.3)
+        pa.publish([stored([1], None, list(range(32)), 32)])
+        pb.publish([stored([2, 3], None, list(range(64)), 32)])
+        deadline = time.monotonic() + 10
+        while watch.last_step < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sorted(watch.sources) == sorted(fleet.instances.values())
+        choice = router.choose(watch, list(range(70)), fleet.instances)
+        assert (choice.instance, choice.cached_tokens) == ("B", {"A": 32, "B": 64})
+
+
+FAKE_VLLM = """#!{python}
+# Stands in for vLLM's python: serves /health on --port (exits at once on port {fail}) with an
+# "engine" child, as vLLM has, whose pid it writes to {pids}/PORT.
+import http.server, subprocess, sys
+port = int(sys.argv[sys.argv.index("--port") + 1])
+if port == {fail}:
+    sys.exit(3)
+engine = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+open(f"{pids}/{{port}}", "w").write(str(engine.pid))
+class Health(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", port), Health).serve_forever()
+"""
+
+
+def fake_vllm(tmp_path, fail: int = 0):
+    fake, pids = tmp_path / "python", tmp_path / "pids"
+    pids.mkdir()
+    fake.write_text(FAKE_VLLM.format(python=sys.executable, pids=pids, fail=fail))
+    fake.chmod(0o755)
+    return fake, pids
+
+
+def two_free_ports() -> int:
+    """A free port whose next one is free too (the second instance's)."""
+    for _ in range(50):
+        port = free_port()
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port + 1))
+                return port
+            except OSError:
+                continue
+    raise RuntimeError("no two consecutive free ports")
+
+
+def test_serve_instances_says_where_each_is_and_ctrl_c_stops_every_engine(tmp_path):
+    fake, pids = fake_vllm(tmp_path)
+    port = two_free_ports()
+    serving = subprocess.Popen([sys.executable, "-m", "blockviz", "vllm", "serve", "--instances", "2", "--vllm-python",
+                                str(fake), "--port", str(port), "--events", f"ipc://{tmp_path}/kv"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines = [serving.stdout.readline() for _ in range(7)]
+    assert "2 instances ready" in lines[0]
+    assert f"A at http://127.0.0.1:{port} (KV events ipc://{tmp_path}/kv," in lines[1]
+    assert f"B at http://127.0.0.1:{port + 1} (KV events ipc://{tmp_path}/kv-1," in lines[2]
+    assert f"Fleet.of(2, ServerSettings(port={port}, events='ipc://{tmp_path}/kv'))" in lines[5]
+    engines = [int(p.read_text()) for p in sorted(pids.iterdir())]
+    assert len(engines) == 2 and all(running(pid) for pid in engines)
+    serving.send_signal(signal.SIGINT)
+    assert serving.wait(timeout=30) == 0
+    assert not any(running(pid) for pid in engines)
+
+
+def test_an_instance_that_fails_to_start_stops_the_others_and_is_named(tmp_path):
+    port = two_free_ports()
+    fake, pids = fake_vllm(tmp_path, fail=port + 1)
+    fleet = Fleet.of(2, ServerSettings(port=port, events=f"ipc://{tmp_path}/kv", vllm_python=fake), log=tmp_path / "v.log")
+    with pytest.raises(ServeError, match="instance B: vLLM exited with code 3 before it served; its log: .*v-B.log"):
+        with fleet:
+            pass
+    (engine,) = [int(p.read_text()) for p in pids.iterdir()]
+    assert not running(engine) and fleet.exited() is not None
+
+
+def test_serve_instances_needs_a_sensible_count(capsys):
+    assert main(["vllm", "serve", "--instances", "0"]) == 2
+    assert "give 1 to 26" in capsys.readouterr().err
+
+
+def test_the_chat_stream_grows_each_users_conversation_under_a_shared_system_prompt():
+    text = list(range(1000))
+    stream = chat_stream(text, users=3, systems=2, turns=2, system_tokens=10, message_tokens=5)
+    assert len(stream) == 6
+    u0, u1, u2, u0_again = stream[0], stream[1], stream[2], stream[3]
+    assert u0[:10] == u2[:10] == text[:10] and u1[:10] == text[10:20]
+    assert u0_again[:len(u0)] == u0 and len(u0_again) == len(u0) + 5
+    assert len({tuple(p[10:]) for p in stream}) == 6
+    with pytest.raises(ValueError, match="needs 50 tokens"):
+        chat_stream(text[:49], users=3, systems=2, turns=2, system_tokens=10, message_tokens=5)
