@@ -17,6 +17,7 @@ class Completion:
     prompt_tokens: int
     cached_tokens: int          # usage.prompt_tokens_details.cached_tokens: vLLM's own count of reuse
     completion_tokens: int
+    token_ids: tuple[int, ...] = ()   # the generated tokens (return_token_ids): what the lab feeds nano-vllm
 
 
 class Client:
@@ -50,14 +51,17 @@ class Client:
         except ServerError:
             return False
 
-    def complete(self, prompt: list[int] | str, max_tokens: int = 1) -> Completion:
-        """A greedy completion of token ids (or text); what vLLM reports it reused comes back."""
-        body = {"model": self.model, "prompt": prompt, "max_tokens": max_tokens, "temperature": 0}
+    def complete(self, prompt: list[int] | str, max_tokens: int = 1, ignore_eos: bool = False) -> Completion:
+        """A greedy completion of token ids (or text); what vLLM reports it reused and the generated
+        token ids come back. ignore_eos: exactly max_tokens tokens (vLLM's sampling extension)."""
+        body = {"model": self.model, "prompt": prompt, "max_tokens": max_tokens, "temperature": 0,
+                "return_token_ids": True, "ignore_eos": ignore_eos}
         reply = json.loads(self._call("/v1/completions", body))
         usage = reply["usage"]
         details = usage.get("prompt_tokens_details") or {}
-        return Completion(reply["choices"][0]["text"], usage["prompt_tokens"], details.get("cached_tokens") or 0,
-                          usage["completion_tokens"])
+        choice = reply["choices"][0]
+        return Completion(choice["text"], usage["prompt_tokens"], details.get("cached_tokens") or 0,
+                          usage["completion_tokens"], tuple(choice.get("token_ids") or ()))
 
     def reset_prefix_cache(self):
         """vLLM's /reset_prefix_cache (a development endpoint: the server needs VLLM_SERVER_DEV_MODE=1,
@@ -67,6 +71,14 @@ class Client:
     def kv_event_sources(self) -> dict:
         """The KV-event publisher settings per data-parallel rank, as the server reports them."""
         return json.loads(self._call("/kv_event_sources"))
+
+    def cache_config(self) -> dict[str, str]:
+        """vLLM's CacheConfig as /metrics reports it (vllm:cache_config_info labels: num_gpu_blocks,
+        block_size, enable_prefix_caching, ...); empty when the server does not report it."""
+        for family in text_string_to_metric_families(self._call("/metrics").decode()):
+            if family.name == "vllm:cache_config_info" and family.samples:
+                return dict(family.samples[0].labels)
+        return {}
 
     def prefix_cache_counters(self) -> dict[str, float]:
         """Prompt tokens looked up in and found in the prefix cache, from /metrics (summed over engines)."""

@@ -1,0 +1,97 @@
+"""The nano-vllm side of the lab: the stream, with vLLM's generated tokens as the script, through
+blockviz's Simulator (nano-vllm's Scheduler and BlockManager), optionally with some of vLLM's rules
+put in (rules.py), which is how the lab finds the rule behind each difference.
+"""
+from blockviz.engine.block_manager import BlockManager
+from blockviz.engine.sequence import Sequence
+from blockviz.sim import Simulator
+from blockviz.vllm.lab.outcome import Change, Key, Outcome
+from blockviz.vllm.lab.rules import FREE_UNHASHED_FIRST, VARIANT_RULES
+
+
+class LabBlockManager(BlockManager):
+    """nano-vllm's BlockManager, logging what the lab compares; `rules` swaps in vLLM's behaviour.
+    Without rules it decides exactly as nano-vllm (it only watches), so a recording replays it."""
+
+    def __init__(self, num_blocks: int, block_size: int, rules: frozenset[str] = frozenset()):
+        super().__init__(num_blocks, block_size)
+        unknown = set(rules) - set(VARIANT_RULES)
+        if unknown:
+            raise ValueError(f"no nano-vllm variant for rules {sorted(unknown)}; choose from {VARIANT_RULES}")
+        self.rules = frozenset(rules)
+        self.prefix_of: dict[int, Key] = {}     # hash -> the tokens of its whole prefix
+        self.admitted: dict[int, int] = {}      # seq_id -> cached tokens at its first admission
+        self.log: list[tuple[str, Key]] = []    # ("stored" | "evicted", key), in order
+        self.refused: dict[int, int] = {}       # seq_id -> block index whose hash was found with other tokens
+
+    def can_allocate(self, seq: Sequence) -> int:
+        result = super().can_allocate(seq)
+        if result != -1 and result < seq.num_blocks - 1:   # why the walk stopped: a miss, or the token check
+            h = -1
+            for i in range(result + 1):
+                h = self.compute_hash(seq.block(i), h)
+            block_id = self.hash_to_block_id.get(h, -1)
+            if block_id != -1 and self.blocks[block_id].token_ids != seq.block(result):
+                self.refused[seq.seq_id] = result
+        return result
+
+    def allocate(self, seq: Sequence, num_cached_blocks: int):
+        super().allocate(seq, num_cached_blocks)
+        self.admitted.setdefault(seq.seq_id, seq.num_cached_tokens)
+
+    def _allocate_block(self) -> int:
+        block = self.blocks[self.free_block_ids[0]]
+        if block.hash != -1 and self.hash_to_block_id.get(block.hash) == block.block_id:
+            self.log.append(("evicted", self.prefix_of[block.hash]))
+        return super()._allocate_block()
+
+    def hash_blocks(self, seq: Sequence):
+        start = seq.num_cached_tokens // self.block_size
+        end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size
+        super().hash_blocks(seq)
+        for i in range(start, end):
+            key = tuple(seq.token_ids[:(i + 1) * self.block_size])
+            self.prefix_of[self.blocks[seq.block_table[i]].hash] = key
+            self.log.append(("stored", key))
+
+    def deallocate(self, seq: Sequence):
+        before = len(self.free_block_ids)
+        super().deallocate(seq)   # nano-vllm: every freed block to the tail, the table's last block first
+        if FREE_UNHASHED_FIRST in self.rules:
+            freed = [self.free_block_ids.pop() for _ in range(len(self.free_block_ids) - before)][::-1]
+            # vLLM's BlockPool.free_blocks: blocks without a hash to the head, in the order freed
+            self.free_block_ids.extendleft(reversed([b for b in freed if self.blocks[b].hash == -1]))
+            self.free_block_ids.extend(b for b in freed if self.blocks[b].hash != -1)
+
+    def resident(self) -> frozenset[Key]:
+        return frozenset(self.prefix_of[h] for h in self.hash_to_block_id)
+
+
+Played = tuple[tuple[int, ...], tuple[int, ...]]   # (prompt, generated tokens) of one request
+
+
+def run_nano(batches: list[list[Played]], num_blocks: int, block_size: int,
+             rules: frozenset[str] = frozenset(), record: bool = False) -> tuple[Simulator, list[Outcome]]:
+    """Each batch added at once and run to completion, each request generating exactly its script.
+    Returns the simulator (its recording, with record=True) and one Outcome per request, in order."""
+    if rules and record:
+        raise ValueError("a recording replays nano-vllm's own BlockManager: record only the run without rules")
+    longest = max(len(p) + len(g) for batch in batches for p, g in batch)
+    sim = Simulator(num_blocks=num_blocks, block_size=block_size, eos=-1, record=record,
+                    max_model_len=max(longest, 1))
+    bm = sim.scheduler.block_manager = LabBlockManager(num_blocks, block_size, rules)
+    outcomes: list[Outcome] = []
+    for batch in batches:
+        seqs = [sim.add(list(prompt), max_tokens=len(generated), ignore_eos=True, script=list(generated))
+                for prompt, generated in batch]
+        changes = []
+        while not sim.is_finished():
+            seen = len(bm.log)
+            sim.step()
+            done = bm.log[seen:]
+            changes.append(Change(sim.num_steps, tuple(k for kind, k in done if kind == "stored"),
+                                  tuple(k for kind, k in done if kind == "evicted")))
+        resident = bm.resident()
+        outcomes += [Outcome(bm.admitted[s.seq_id], tuple(changes), resident, bm.refused.get(s.seq_id))
+                     for s in seqs]
+    return sim, outcomes

@@ -1,0 +1,114 @@
+"""Where nano-vllm's and vLLM's prefix caches part, and the classifier that names the rule behind
+each difference the lab sees.
+
+Each rule cites the code that decides it, in blockviz/engine/ (nano-vllm, seed 002) and in vLLM
+0.32 (.venv-vllm/lib/python3.11/site-packages/vllm/v1/core/). A rule with a nano-vllm variant
+(nano.py puts vLLM's behaviour in) is found by running the stream again with it: a difference is
+explained by the smallest set of rules with which nano-vllm does what vLLM did, provided that all
+of them together do too. The token check has no variant (a real stream never makes two contents
+share a 64-bit hash): it explains a difference when nano-vllm logged that it refused a hash hit.
+What no rule explains is reported as unexplained, with the request and what each engine did.
+"""
+from dataclasses import dataclass
+from itertools import combinations
+
+from blockviz.vllm.lab.outcome import Key, Outcome
+
+FREE_UNHASHED_FIRST = "free_unhashed_first"
+TOKEN_CHECK = "token_check"
+LAST_TOKEN = "last_token"
+VARIANT_RULES = (FREE_UNHASHED_FIRST,)
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    nano: str     # file: function, and what it does
+    vllm: str
+
+
+RULES = {
+    FREE_UNHASHED_FIRST: Rule(
+        FREE_UNHASHED_FIRST,
+        "engine/block_manager.py: BlockManager.deallocate frees the table in reverse and _deallocate_block "
+        "appends every freed block to the tail of free_block_ids; _allocate_block takes the head",
+        "v1/core/single_type_kv_cache_manager.py: SingleTypeKVCacheManager.free frees in reverse; "
+        "v1/core/block_pool.py: BlockPool.free_blocks prepends blocks without a block_hash to the free queue "
+        "(FreeKVCacheBlockQueue.prepend_n, reused first) and appends hashed ones (append_n, LRU)"),
+    TOKEN_CHECK: Rule(
+        TOKEN_CHECK,
+        "engine/block_manager.py: BlockManager.can_allocate takes a hash hit only if the block's token_ids "
+        "equal the prompt's",
+        "v1/core/single_type_kv_cache_manager.py: FullAttentionManager.find_longest_cache_hit takes "
+        "BlockPool.get_cached_block(block_hash) as it is: the hash is trusted"),
+    LAST_TOKEN: Rule(
+        LAST_TOKEN,
+        "engine/block_manager.py: BlockManager.can_allocate never probes the last block: at most "
+        "ceil(n / B) - 1 blocks of an n-token prompt hit",
+        "v1/core/kv_cache_manager.py: KVCacheManager.get_computed_blocks caps a hit at num_tokens - 1 "
+        "tokens, whole blocks: floor((n - 1) / B); the same number for every n >= 1, so this rule never "
+        "makes a difference (the lab checks it on every request)"),
+}
+
+
+@dataclass(frozen=True)
+class Difference:
+    index: int                    # the request
+    what: str                     # "cached_tokens" or "resident" (the cache once its batch finished)
+    vllm: int                     # cached tokens, or blocks held
+    nano: int
+    only_vllm: frozenset[Key]     # blocks held by one engine only ("resident")
+    only_nano: frozenset[Key]
+    rules: tuple[str, ...]        # empty: unexplained
+
+    @property
+    def explained(self) -> bool:
+        return bool(self.rules)
+
+
+def subsets(rules: tuple[str, ...] = VARIANT_RULES) -> list[frozenset[str]]:
+    """Every set of variant rules, smallest first (the order the classifier tries them)."""
+    return [frozenset(c) for n in range(len(rules) + 1) for c in combinations(rules, n)]
+
+
+def explain(vllm: list[Outcome], variants: dict[frozenset[str], list[Outcome]]) -> list[Difference]:
+    """Every difference between vLLM and nano-vllm (variants[frozenset()]), per request, each with the
+    rules that explain it. `variants` holds nano-vllm's outcomes with each set of rules put in."""
+    plain = variants[frozenset()]
+    if len(plain) != len(vllm):
+        raise ValueError(f"{len(vllm)} vLLM outcomes but {len(plain)} nano-vllm ones")
+    everything = max(variants, key=len)
+    out = []
+    for i, (v, n) in enumerate(zip(vllm, plain)):
+        for what, same in (("cached_tokens", lambda a, b: a.cached_tokens == b.cached_tokens),
+                           ("resident", lambda a, b: a.resident == b.resident)):
+            if same(v, n):
+                continue
+            rules: tuple[str, ...] = ()
+            if same(v, variants[everything][i]):
+                rules = tuple(sorted(next(s for s in sorted(variants, key=len) if same(v, variants[s][i]))))
+            if not rules and what == "cached_tokens" and n.refused_block is not None and v.cached_tokens > n.cached_tokens:
+                rules = (TOKEN_CHECK,)
+            if what == "cached_tokens":
+                out.append(Difference(i, what, v.cached_tokens, n.cached_tokens, frozenset(), frozenset(), rules))
+            else:
+                out.append(Difference(i, what, len(v.resident), len(n.resident), v.resident - n.resident,
+                                      n.resident - v.resident, rules))
+    return out
+
+
+def hit_limits(prompt_length: int, block_size: int) -> tuple[int, int]:
+    """The most blocks of a prompt each engine can take from its cache: (nano-vllm, vLLM)."""
+    nano = -(-prompt_length // block_size) - 1        # every block but the last is probed
+    vllm = (prompt_length - 1) // block_size          # num_tokens - 1 tokens, whole blocks
+    return nano, vllm
+
+
+def evicted_where(key: Key, outcomes: list[Outcome], before: int) -> tuple[int, int] | None:
+    """(request, step) of the last eviction of `key` among the requests before `before`, if any."""
+    found = None
+    for i, o in enumerate(outcomes[:before]):
+        for change in o.steps:
+            if key in change.evicted:
+                found = (i, change.step)
+    return found
