@@ -182,10 +182,13 @@ class Fleet:
         return Watch([s.events for s in self.settings.values()], None,
                      [s.replay_endpoint for s in self.settings.values()], **options)
 
-    def reset_prefix_caches(self):
-        """Empty every instance's prefix cache (the servers need --dev-mode)."""
+    def reset_prefix_caches(self, token_id: int = 0):
+        """Empty every instance's prefix cache (the servers need --dev-mode). vLLM publishes the
+        AllBlocksCleared event with its next step, so each instance then runs a one-token prompt,
+        which fills no block: a watch learns of the clear now, not with the next real prompt."""
         for client in self.clients.values():
             client.reset_prefix_cache()
+            client.complete([token_id], max_tokens=1)
 
     def counters(self) -> dict[str, dict[str, float]]:
         """Each instance's prefix-cache queries and hits (tokens) from its /metrics."""
@@ -204,9 +207,18 @@ class Fleet:
             reply = self.clients[choice.instance].complete(prompt, max_tokens)
             sent[choice.instance] += 1
             routed.append(Routed(choice, reply.prompt_tokens, reply.cached_tokens))
-        after = self.counters()
-        metrics = {name: {k: after[name][k] - before[name][k] for k in ("queries", "hits")} for name in self.names}
-        return Outcome(policy, routed, metrics)
+        return Outcome(policy, routed, self._counted_since(before, sum(r.prompt_tokens for r in routed)))
+
+    def _counted_since(self, before: dict, queried: int, timeout: float = 10.0) -> dict[str, dict[str, float]]:
+        """/metrics deltas since `before`, once they count all `queried` prompt tokens (vLLM may
+        update them a moment after the reply)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            after = self.counters()
+            deltas = {name: {k: after[name][k] - before[name][k] for k in ("queries", "hits")} for name in self.names}
+            if sum(d["queries"] for d in deltas.values()) >= queried or time.monotonic() > deadline:
+                return deltas
+            time.sleep(0.2)
 
     def compare(self, watch: Watch, prompts: list[list[int]],
                 policies: tuple[str, ...] = (router.KV_AWARE, router.ROUND_ROBIN)) -> dict[str, Outcome]:
