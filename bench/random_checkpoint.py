@@ -18,6 +18,7 @@ from safetensors.torch import save_file
 from blockviz.engine.model_runner import DTYPES, new_model
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.models.config import QWEN3_0_6B, Qwen3Config
+from blockviz.utils.loader import checkpoint_tensors
 
 SHAPES = {
     "qwen3-0.6b": QWEN3_0_6B,
@@ -39,8 +40,7 @@ def write_random_checkpoint(out: Path, shape: str, seed: int = 0) -> Path:
             else:
                 p.normal_(0, 0.02)
     out.mkdir(parents=True, exist_ok=True)
-    state = {k: v.contiguous() for k, v in model.state_dict().items() if k != "lm_head.weight"}  # tied
-    save_file(state, str(out / "model.safetensors"))
+    save_file(checkpoint_tensors(model), str(out / "model.safetensors"))
     (out / "config.json").write_text(json.dumps(config, indent=1))
     shutil.copy(DEFAULT_MODEL_DIR / "tokenizer.json", out / "tokenizer.json")
     return out

@@ -23,6 +23,7 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.models.config import Qwen3Config
 from blockviz.models.qwen3 import Qwen3ForCausalLM
+from blockviz.utils.loader import checkpoint_tensors
 
 EOS = "<|endoftext|>"
 SEED = 0
@@ -171,10 +172,11 @@ def main() -> None:
     hf_config = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", **MODEL,
                  "eos_token_id": eos_id, "bos_token_id": eos_id, "torch_dtype": "float32"}
     (args.out / "config.json").write_text(json.dumps(hf_config, indent=2) + "\n")
-    # Stored as fp16 to halve the file (loaded and run as fp32); the tied head is the embedding, so
-    # lm_head.weight is left out, as HuggingFace does.
+    # Stored as fp16 to halve the file (loaded and run as fp32), under HuggingFace's names (packed
+    # projections split back); the tied head is the embedding, so lm_head.weight is left out, as
+    # HuggingFace does.
     # No safetensors metadata: its key order varies run to run, and the file should be byte-identical.
-    weights = {n: p.detach().to(torch.float16).contiguous() for n, p in model.named_parameters()}
+    weights = {n: t.to(torch.float16) for n, t in checkpoint_tensors(model).items()}
     save_file(weights, str(args.out / "model.safetensors"))
     report = {"seed": SEED, "steps": args.steps, "batch": args.batch, "seq_len": args.seq_len, "lr": args.lr,
               "corpus_tokens": len(data), "parameters": num_params,

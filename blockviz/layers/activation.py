@@ -4,9 +4,8 @@ from torch import nn
 
 
 class SiluAndMul(nn.Module):
-    # SwiGLU: silu(gate) * up. nano-vllm passes one packed [gate | up] tensor and chunks it; with
-    # gate_proj and up_proj unpacked (models/qwen3.py) they come separately, so nothing is
-    # concatenated only to be split again.
+    # SwiGLU on the packed [gate | up] rows of gate_up_proj: silu(gate) * up.
 
-    def forward(self, gate: torch.Tensor, up: torch.Tensor) -> torch.Tensor:
-        return F.silu(gate) * up
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x, y = x.chunk(2, -1)
+        return F.silu(x) * y

@@ -1,12 +1,10 @@
 """Qwen3 (and Qwen2-style attention_bias) for paged inference and for dense training.
 
 Differences from nano-vllm's qwen3.py, on purpose:
-- one device, so plain nn.Linear instead of the tensor-parallel linears;
-- q_proj/k_proj/v_proj and gate_proj/up_proj stay separate modules instead of being packed into
-  qkv_proj/gate_up_proj. The parameter names then equal the HuggingFace checkpoint names, so the
-  loader copies tensors by name with no packed_modules_mapping; the cost (two or three small matmuls
-  instead of one) is what transformers' Qwen3 pays too. SiluAndMul then takes gate and up as two
-  tensors instead of one [gate | up] to split, so nothing is concatenated only to be split again;
+- one device, so nn.Linear and its packed counterparts (layers/linear.py) instead of the
+  tensor-parallel linears. q/k/v and gate/up are packed into qkv_proj and gate_up_proj as in
+  nano-vllm (one matmul each), and packed_modules_mapping tells the loader which shard of them each
+  HuggingFace tensor (q_proj, ..., up_proj) fills;
 - tied embeddings share one Parameter (not just its data), so training updates a single matrix;
 - one RoPE module per model, handed to every layer. nano-vllm shares one per process through
   lru_cache on get_rope; a second model moved to another device would then move the first one's.
@@ -19,6 +17,7 @@ from blockviz.layers.activation import SiluAndMul
 from blockviz.layers.attention import Attention
 from blockviz.layers.embed_head import LMHead, VocabEmbedding
 from blockviz.layers.layernorm import RMSNorm
+from blockviz.layers.linear import MergedLinear, QKVLinear
 from blockviz.layers.rotary_embedding import RotaryEmbedding, get_rope
 from blockviz.models.config import Qwen3Config, head_dim_of
 from blockviz.utils.context import reset_context, set_context
@@ -45,9 +44,7 @@ class Qwen3Attention(nn.Module):
         self.q_size = num_heads * self.head_dim
         self.kv_size = num_kv_heads * self.head_dim
         self.qkv_bias = qkv_bias
-        self.q_proj = nn.Linear(hidden_size, self.q_size, bias=qkv_bias)
-        self.k_proj = nn.Linear(hidden_size, self.kv_size, bias=qkv_bias)
-        self.v_proj = nn.Linear(hidden_size, self.kv_size, bias=qkv_bias)
+        self.qkv_proj = QKVLinear(hidden_size, self.head_dim, num_heads, num_kv_heads, bias=qkv_bias)
         self.o_proj = nn.Linear(self.q_size, hidden_size, bias=False)
         self.rotary_emb = rotary_emb
         self.attn = Attention(num_heads, self.head_dim, self.head_dim ** -0.5, num_kv_heads)
@@ -57,9 +54,11 @@ class Qwen3Attention(nn.Module):
             self.k_norm = RMSNorm(self.head_dim, eps=rms_norm_eps)
 
     def forward(self, positions: torch.Tensor, hidden_states: torch.Tensor) -> torch.Tensor:
-        q = self.q_proj(hidden_states).view(-1, self.num_heads, self.head_dim)
-        k = self.k_proj(hidden_states).view(-1, self.num_kv_heads, self.head_dim)
-        v = self.v_proj(hidden_states).view(-1, self.num_kv_heads, self.head_dim)
+        qkv = self.qkv_proj(hidden_states)
+        q, k, v = qkv.split([self.q_size, self.kv_size, self.kv_size], dim=-1)
+        q = q.view(-1, self.num_heads, self.head_dim)
+        k = k.view(-1, self.num_kv_heads, self.head_dim)
+        v = v.view(-1, self.num_kv_heads, self.head_dim)
         if not self.qkv_bias:
             q = self.q_norm(q)
             k = self.k_norm(k)
@@ -74,13 +73,14 @@ class Qwen3MLP(nn.Module):
         super().__init__()
         if hidden_act != "silu":
             raise ValueError(f"hidden_act={hidden_act!r} is not supported (only 'silu')")
-        self.gate_proj = nn.Linear(hidden_size, intermediate_size, bias=False)
-        self.up_proj = nn.Linear(hidden_size, intermediate_size, bias=False)
+        self.gate_up_proj = MergedLinear(hidden_size, [intermediate_size] * 2, bias=False)
         self.down_proj = nn.Linear(intermediate_size, hidden_size, bias=False)
         self.act_fn = SiluAndMul()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.down_proj(self.act_fn(self.gate_proj(x), self.up_proj(x)))
+        gate_up = self.gate_up_proj(x)
+        x = self.act_fn(gate_up)
+        return self.down_proj(x)
 
 
 class Qwen3DecoderLayer(nn.Module):
@@ -136,6 +136,14 @@ class Qwen3Model(nn.Module):
 
 
 class Qwen3ForCausalLM(nn.Module):
+    # HuggingFace projection -> (packed module, its shard), as nano-vllm's loader reads it.
+    packed_modules_mapping = {
+        "q_proj": ("qkv_proj", "q"),
+        "k_proj": ("qkv_proj", "k"),
+        "v_proj": ("qkv_proj", "v"),
+        "gate_proj": ("gate_up_proj", 0),
+        "up_proj": ("gate_up_proj", 1),
+    }
 
     def __init__(self, config: Qwen3Config) -> None:
         super().__init__()

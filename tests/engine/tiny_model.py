@@ -8,6 +8,7 @@ from tokenizers import Tokenizer, models, pre_tokenizers
 
 from blockviz.models.config import Qwen3Config
 from blockviz.models.qwen3 import Qwen3ForCausalLM
+from blockviz.utils.loader import checkpoint_tensors, load_model
 
 VOCAB = 96
 CONFIG = {"architectures": ["Qwen3ForCausalLM"], "vocab_size": VOCAB, "hidden_size": 48,
@@ -24,8 +25,7 @@ def write_tiny_model(folder: Path, seed: int = 0) -> Path:
     with torch.no_grad():
         for p in model.parameters():
             p.normal_(0, 0.5)  # wide logits: greedy choices are far from ties
-    state = {k: v.contiguous() for k, v in model.state_dict().items() if k != "lm_head.weight"}
-    save_file(state, str(folder / "model.safetensors"))
+    save_file(checkpoint_tensors(model), str(folder / "model.safetensors"))
     (folder / "config.json").write_text(json.dumps(CONFIG))
     vocab = {f"t{i}": i for i in range(VOCAB)}
     tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="t0"))
@@ -36,7 +36,6 @@ def write_tiny_model(folder: Path, seed: int = 0) -> Path:
 
 def dense_greedy(model_dir: Path, prompt: list[int], max_tokens: int, eos: int | None = None) -> list[int]:
     """Reference: greedy decoding by re-running the whole sequence densely, no KV cache at all."""
-    from blockviz.utils.loader import load_model
     model = Qwen3ForCausalLM(Qwen3Config.from_pretrained(model_dir))
     load_model(model, model_dir)
     tokens = list(prompt)

@@ -4,12 +4,11 @@ from safetensors.torch import save_file
 
 from blockviz.models.config import Qwen3Config
 from blockviz.models.qwen3 import Qwen3ForCausalLM
-from blockviz.utils.loader import load_model
+from blockviz.utils.loader import checkpoint_tensors, load_model
 
 
 def save(model: Qwen3ForCausalLM, folder, **overrides) -> None:
-    # named_parameters() lists a tied head once (as the embedding), as HuggingFace saves it.
-    tensors = {n: p.detach().clone() for n, p in model.named_parameters()}
+    tensors = checkpoint_tensors(model)
     tensors.update(overrides)
     save_file({n: t for n, t in tensors.items() if t is not None}, str(folder / "model.safetensors"))
 
@@ -24,7 +23,7 @@ def test_round_trip_and_fp16_storage(tiny_config: Qwen3Config, randomize, tmp_pa
         assert torch.equal(a, b), name
     assert target.lm_head.weight is target.model.embed_tokens.weight
 
-    save(source, tmp_path, **{n: p.detach().half() for n, p in source.named_parameters()})
+    save(source, tmp_path, **{n: t.half() for n, t in checkpoint_tensors(source).items()})
     load_model(target, tmp_path)
     assert target.model.norm.weight.dtype == torch.float32
 
@@ -65,3 +64,34 @@ def test_integer_weights_are_refused(tiny_config: Qwen3Config, tmp_path):
     save(source, tmp_path, **{"model.layers.0.mlp.up_proj.weight": torch.zeros(48, 32, dtype=torch.int8)})
     with pytest.raises(ValueError, match=r"not floating-point: model.layers.0.mlp.up_proj.weight \(torch.int8\)"):
         load_model(Qwen3ForCausalLM(tiny_config), tmp_path)
+
+
+def test_checkpoint_names_are_huggingface_names_and_fill_the_packed_shards(tiny_config: Qwen3Config, randomize):
+    model = Qwen3ForCausalLM(tiny_config)
+    randomize(model)
+    tensors = checkpoint_tensors(model)
+    layer = "model.layers.0."
+    assert {n[len(layer):] for n in tensors if n.startswith(layer)} == {
+        "input_layernorm.weight", "post_attention_layernorm.weight", "self_attn.q_proj.weight",
+        "self_attn.k_proj.weight", "self_attn.v_proj.weight", "self_attn.o_proj.weight",
+        "self_attn.q_norm.weight", "self_attn.k_norm.weight", "mlp.gate_proj.weight", "mlp.up_proj.weight",
+        "mlp.down_proj.weight"}
+    assert "lm_head.weight" not in tensors  # tied: stored once, as the embedding
+    attn, mlp = model.model.layers[0].self_attn, model.model.layers[0].mlp
+    q, k, v = tensors[layer + "self_attn.q_proj.weight"], tensors[layer + "self_attn.k_proj.weight"], \
+        tensors[layer + "self_attn.v_proj.weight"]
+    assert torch.equal(torch.cat([q, k, v]), attn.qkv_proj.weight)
+    assert (q.size(0), k.size(0)) == (attn.q_size, attn.kv_size)
+    gate, up = tensors[layer + "mlp.gate_proj.weight"], tensors[layer + "mlp.up_proj.weight"]
+    assert torch.equal(torch.cat([gate, up]), mlp.gate_up_proj.weight)
+
+
+def test_a_missing_shard_of_a_packed_weight_is_named(tiny_config: Qwen3Config, randomize, tmp_path):
+    source = Qwen3ForCausalLM(tiny_config)
+    randomize(source)
+    save(source, tmp_path, **{"model.layers.1.self_attn.k_proj.weight": None})
+    target = Qwen3ForCausalLM(tiny_config)
+    before = target.model.layers[1].self_attn.qkv_proj.weight.detach().clone()
+    with pytest.raises(ValueError, match=r"missing tensors: model.layers.1.self_attn.k_proj.weight$"):
+        load_model(target, tmp_path)
+    assert torch.equal(target.model.layers[1].self_attn.qkv_proj.weight, before)

@@ -56,9 +56,9 @@ def test_layers_share_one_rope_module_per_model(tiny: dict):
 
 def test_attention_bias_means_qwen2_style_without_qk_norm(tiny: dict):
     attn = Qwen3ForCausalLM(Qwen3Config(**{**tiny, "attention_bias": True})).model.layers[0].self_attn
-    assert attn.q_proj.bias is not None and not hasattr(attn, "q_norm")
+    assert attn.qkv_proj.bias is not None and not hasattr(attn, "q_norm")
     attn = Qwen3ForCausalLM(Qwen3Config(**tiny)).model.layers[0].self_attn
-    assert attn.q_proj.bias is None and hasattr(attn, "q_norm") and hasattr(attn, "k_norm")
+    assert attn.qkv_proj.bias is None and hasattr(attn, "q_norm") and hasattr(attn, "k_norm")
 
 
 def test_forward_dense_leaves_a_bound_cache_untouched(tiny_config: Qwen3Config):

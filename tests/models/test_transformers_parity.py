@@ -7,7 +7,7 @@ import torch
 
 from blockviz.models.config import Qwen3Config
 from blockviz.models.qwen3 import Qwen3ForCausalLM
-from blockviz.utils.loader import load_model
+from blockviz.utils.loader import checkpoint_tensors, load_model
 
 transformers = pytest.importorskip("transformers")
 
@@ -37,3 +37,18 @@ def test_logits_match_transformers(arch: str, randomize, tmp_path):
         expected = reference(tokens).logits
         actual = model.forward_dense(tokens)
     torch.testing.assert_close(actual, expected, atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize("arch", ["qwen3", "qwen2"])
+def test_blockviz_checkpoint_loads_into_transformers(arch: str, randomize, tmp_path):
+    # The other way: packed qkv_proj / gate_up_proj are saved split under HuggingFace's names.
+    reference = hf_model(arch, randomize)
+    reference.save_pretrained(tmp_path)
+    model = Qwen3ForCausalLM(Qwen3Config.from_pretrained(tmp_path))
+    randomize(model, seed=1)
+    loaded = reference.load_state_dict(checkpoint_tensors(model), strict=False)
+    assert not loaded.unexpected_keys
+    assert loaded.missing_keys == (["lm_head.weight"] if arch == "qwen3" else [])  # tied to the embedding
+    tokens = torch.randint(0, SIZES["vocab_size"], (2, 13), generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        torch.testing.assert_close(model.forward_dense(tokens), reference(tokens).logits, atol=1e-4, rtol=1e-4)
