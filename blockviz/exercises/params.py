@@ -113,6 +113,7 @@ CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "model": text,
     "dtype": text,
     "memory": text,
+    "recording": text,   # the kinds on real vLLM (kinds/recorded.py) check it names a shipped recording
 }
 SCENARIO = ("block_size", "num_blocks", "free_order", "budget", "rule", "setup")
 

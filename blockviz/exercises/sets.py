@@ -146,6 +146,11 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
                                  "memory": "2G"}, note="ex.set.note.demo_memory"),
         Item("preemption", 3, note="ex.set.note.preempt"),
     ]),
+    PracticeSet("lesson10", [
+        Item("vllm_cached", 1, note="ex.set.note.recorded"), Item("vllm_cached", 2), Item("vllm_cached", 3),
+        Item("vllm_cached", 4), Item("router_pick", 1, note="ex.set.note.router"), Item("router_pick", 2),
+        Item("router_pick", 3),
+    ]),
     PracticeSet("lesson11", [
         Item("steps_table", params=CAPSTONE, note="ex.set.note.capstone"),
         Item("steps_table", 2), Item("steps_table", 3), Item("steps_table", 4),

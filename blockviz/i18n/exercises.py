@@ -1128,4 +1128,115 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Count the blocks whose ref_count reaches 0 in this step: those of a request that finishes or is "
               "preempted, and not held by anyone else.",
         "zh": "数一数这一步 ref_count 降到 0 的块：属于完成或被抢占的请求、且没有别人持有的块。"},
+
+    # --- lesson 10: a real vLLM, from recorded KV events (kinds/recorded.py, vllm_cached, router_pick) ----
+    "vllm_cached.title": {"en": "Predict a real vLLM's cached tokens", "zh": "预测真实 vLLM 复用的 token 数"},
+    "router_pick.title": {"en": "Where a KV-aware router sends a prompt", "zh": "按 KV 缓存路由的路由器把提示发往哪里"},
+    "recorded.note": {
+        "en": "*Recorded from a real vLLM server: the blocks its KV events say it caches (scripts/record_lesson10.py).*",
+        "zh": "*录自真实的 vLLM 服务器：它的 KV 事件报告的缓存块（scripts/record_lesson10.py）。*"},
+    "recorded.col.instance": {"en": "instance", "zh": "实例"},
+    "recorded.col.block": {"en": "block hash", "zh": "块 hash"},
+    "recorded.col.parent": {"en": "parent hash", "zh": "父块 hash"},
+    "recorded.col.tokens": {"en": "its tokens, as text", "zh": "它的 token（文本）"},
+    "recorded.col.logical": {"en": "block", "zh": "块"},
+    "recorded.col.count": {"en": "tokens", "zh": "token 数"},
+    "vllm_cached.cache": {
+        "en": "vLLM's prefix cache, block size B = {B}, as its BlockStored events describe each block (the last "
+              "hex digits of its hash, of its parent's, and its tokens):",
+        "zh": "vLLM 的前缀缓存，块大小 B = {B}，按 BlockStored 事件对每一块的描述列出（它的 hash 末几位、父块 hash 末几位、它的 token）："},
+    "vllm_cached.prompt": {
+        "en": "A new prompt of {n} tokens arrives, cut into blocks:",
+        "zh": "一个 {n} 个 token 的新提示到达，按块切开："},
+    "vllm_cached.task": {
+        "en": "How many of its prompt tokens does vLLM take from its prefix cache (the `cached_tokens` it reports)?",
+        "zh": "vLLM 会从前缀缓存里取用它的多少个提示 token（也就是它报告的 `cached_tokens`）？"},
+    "vllm_cached.hint": {
+        "en": "Walk the prompt's full blocks from the first: a block hits only if the cache holds exactly its tokens "
+              "under the hash of the block before it (the first block: no parent). Stop at the first miss, and "
+              "never take more than num_tokens − 1 tokens: whole blocks only.",
+        "zh": "从第一块开始走提示的完整块：只有缓存里在前一块的 hash 之下恰好存着这一块的 token，这一块才命中（第一块：没有父块）。"
+              "遇到第一个未命中就停；取用的 token 最多 num_tokens − 1 个，而且只按整块算。"},
+    "vllm_cached.mis.cap": {
+        "en": "vLLM never takes the whole prompt from its cache: it caps the hit at num_tokens − 1 so the last "
+              "token is computed for its logits, and the cap is rounded down to whole blocks of {B}.",
+        "zh": "vLLM 不会从缓存里取走整个提示：它把命中限制在 num_tokens − 1 个 token 以内，好让最后一个 token "
+              "被计算出 logits；这个上限再向下取整到 {B} 的整块。"},
+    "vllm_cached.mis.partial": {
+        "en": "You counted the shared tokens of a block that is only partly the same. A block is cached and found "
+              "whole, by its hash: a block whose tokens differ anywhere is a miss.",
+        "zh": "你把只有一部分相同的那一块里共享的 token 也算进去了。块按 hash 整块缓存、整块查找：token 有任何不同，这一块就是未命中。"},
+    "vllm_cached.mis.past_miss": {
+        "en": "You counted blocks whose text is cached but under another parent, or after the first miss. A "
+              "block's hash covers every token before it: after a miss, no later block can hit.",
+        "zh": "你把文本在缓存里、但挂在别的父块下，或者在第一个未命中之后的块也算进去了。块的 hash 涵盖它前面的全部 token："
+              "一旦未命中，后面的块都不可能命中。"},
+    "vllm_cached.mis.blocks": {
+        "en": "That is a number of blocks; the question asks for tokens (blocks × {B}).",
+        "zh": "这是块数；题目问的是 token 数（块数 × {B}）。"},
+    "vllm_cached.mis.not_whole": {
+        "en": "vLLM reuses whole blocks only: the answer is a multiple of B = {B}.",
+        "zh": "vLLM 只复用整块：答案是 B = {B} 的倍数。"},
+    "vllm_cached.solution": {
+        "en": "The prompt has {n} tokens, so at most (n − 1) // B = {most} full blocks can hit (B = {B}). Walking "
+              "them from the first, {blocks} are found, each under its parent's hash: **{answer}** tokens.",
+        "zh": "提示有 {n} 个 token，所以最多 (n − 1) // B = {most} 个完整块可以命中（B = {B}）。从第一块往下走，"
+              "找到 {blocks} 块，每块都挂在父块的 hash 之下：**{answer}** 个 token。"},
+    "router_pick.cache": {
+        "en": "{count} vLLM instances (block size B = {B}) behind a KV-aware router; each one's prefix cache as its "
+              "KV events describe it:",
+        "zh": "{count} 个 vLLM 实例（块大小 B = {B}）在一个按 KV 缓存路由的路由器后面；每个实例的前缀缓存按它的 KV 事件列出："},
+    "router_pick.prompt": {
+        "en": "A prompt of {n} tokens arrives, cut into blocks:",
+        "zh": "一个 {n} 个 token 的提示到达，按块切开："},
+    "router_pick.task": {
+        "en": "The router sends it to the instance that will take the most prompt tokens from its cache; on a tie "
+              "(no requests are in flight) the first instance in order. Which instance (1..{count})?",
+        "zh": "路由器把它发给能从缓存里取用最多提示 token 的实例；如果并列（此时没有正在处理的请求），取排在前面的实例。"
+              "发往哪个实例（1..{count}）？"},
+    "router_pick.hint": {
+        "en": "For each instance, count the tokens vLLM would reuse: leading full blocks found under their "
+              "parent's hash, stopping at the first miss, at most num_tokens − 1 tokens. Then take the largest.",
+        "zh": "对每个实例，数一数 vLLM 会复用多少 token：从头开始、挂在父块 hash 之下的完整块，遇到第一个未命中就停，"
+              "最多 num_tokens − 1 个 token。然后取最大的那个。"},
+    "router_pick.not_instance": {
+        "en": "Answer with an instance number, 1..{count}.",
+        "zh": "请回答实例编号，1..{count}。"},
+    "router_pick.mis.cap": {
+        "en": "An instance that holds the whole prompt still reuses only num_tokens − 1 tokens, in whole blocks "
+              "of {B}: count with that cap on every instance.",
+        "zh": "即使某个实例缓存了整个提示，也只能复用 num_tokens − 1 个 token，并按 {B} 的整块计：对每个实例都要带着这个上限来数。"},
+    "router_pick.mis.partial": {
+        "en": "A block that is only partly the same counts nothing: the router scores whole blocks found by hash.",
+        "zh": "只有一部分相同的块不算数：路由器按 hash 找到的整块来打分。"},
+    "router_pick.mis.past_miss": {
+        "en": "Blocks after the first miss (or under another parent) cannot hit, even if their text is cached "
+              "there: each block's hash covers its whole prefix.",
+        "zh": "第一个未命中之后（或挂在别的父块下）的块不可能命中，哪怕它们的文本在那里缓存着：每块的 hash 涵盖它的整个前缀。"},
+    "router_pick.mis.biggest": {
+        "en": "The router does not pick the instance with the most cached blocks, but the one whose cache holds "
+              "the longest prefix of this prompt.",
+        "zh": "路由器挑的不是缓存块最多的实例，而是缓存里存着这个提示最长前缀的实例。"},
+    "router_pick.mis.count": {
+        "en": "Count, for each instance, the prompt tokens its cache already holds, then compare.",
+        "zh": "先对每个实例数出它的缓存已经存着多少提示 token，再比较。"},
+    "router_pick.line": {"en": "instance {name}: {n} tokens cached", "zh": "实例 {name}：缓存了 {n} 个 token"},
+    "router_pick.solution": {"en": "The longest cached prefix is on instance **{answer}**.",
+                             "zh": "最长的缓存前缀在实例 **{answer}** 上。"},
+    "router_pick.solution_tie": {
+        "en": "The instances tie; with no requests in flight the router takes the first: instance **{answer}**.",
+        "zh": "几个实例并列；没有正在处理的请求时，路由器取排在前面的：实例 **{answer}**。"},
+    "ex.set.lesson10.title": {"en": "Lesson 10 · A real engine: predict what vLLM reuses, and where a router sends",
+                              "zh": "第 10 课 · 真实的引擎：预测 vLLM 复用什么，路由器发往哪里"},
+    "ex.set.lesson10.intro": {
+        "en": "Caches recorded from real vLLM servers' KV events: the cached tokens of a prompt (whole blocks, "
+              "the num_tokens − 1 cap, the first miss), and the instance a KV-aware router picks.",
+        "zh": "录自真实 vLLM 服务器 KV 事件的缓存：一个提示复用多少 token（整块、num_tokens − 1 的上限、第一个未命中），"
+              "以及按 KV 缓存路由的路由器选哪个实例。"},
+    "ex.set.note.recorded": {
+        "en": "The cache at the end of lesson 10's recorded run, on one server.",
+        "zh": "第 10 课录下的那段运行结束时，一台服务器上的缓存。"},
+    "ex.set.note.router": {
+        "en": "Two instances at the end of lesson 10's recorded router run.",
+        "zh": "第 10 课录下的路由运行结束时的两个实例。"},
 }

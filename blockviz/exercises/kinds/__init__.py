@@ -8,12 +8,14 @@ from blockviz.exercises.kinds.pool import NextBlock, PoolStates
 from blockviz.exercises.kinds.preempt import Preemption
 from blockviz.exercises.kinds.prefix import AdmissionCost, BlockTable, CanAllocate, HitPattern
 from blockviz.exercises.kinds.refs import RefCounts
+from blockviz.exercises.kinds.router_pick import RouterPick
 from blockviz.exercises.kinds.slots import Slot, SlotMapping
 from blockviz.exercises.kinds.steps import StepsTable
+from blockviz.exercises.kinds.vllm_cached import VllmCached
 from blockviz.exercises.kinds.waste import WastedSlots
 
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Slot(), SlotMapping(), RefCounts(), PoolStates(), NextBlock(), HitPattern(), CanAllocate(), BlockTable(),
     AdmissionCost(), DecodeBlock(), WastedSlots(), Preemption(), KVBytes(), Lifetime(), PrefillBatch(), DecodeMask(),
-    StepsTable(),
+    StepsTable(), VllmCached(), RouterPick(),
 )}
