@@ -4,6 +4,7 @@ import sys
 import time
 
 from blockviz.vllm.endpoints import default_replay
+from blockviz.vllm.lab.command import add_lab_parser, run_lab_command
 from blockviz.vllm.serve import ENV_COST, MAKE_ENV, VLLM_VERSION_TESTED, ServeError, ServerSettings, serve
 from blockviz.vllm.watch import DEFAULT_EVENTS
 
@@ -56,6 +57,7 @@ def add_vllm_parser(sub):
     w.add_argument("--history", type=int, default=10_000, metavar="STEPS", help="steps kept (default %(default)s)")
     w.add_argument("--tree", action="store_true", help="print the cached chains after each batch")
     w.add_argument("--save", metavar="FILE", help="write the kept steps there at exit (blockviz.vllm.load reads it)")
+    add_lab_parser(commands)
 
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
@@ -69,6 +71,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
                 from blockviz.vllm import fleet
                 return fleet.serve(settings, args.instances, args.log)
             return serve(settings, args.log)
+        if args.vllm_command == "lab":
+            return run_lab_command(args)
         return watch_terminal(args)
     except (ServeError, ValueError, OSError) as e:
         print(f"blockviz vllm {args.vllm_command}: {e}", file=sys.stderr)

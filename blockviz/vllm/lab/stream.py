@@ -142,7 +142,7 @@ def corpus_ids() -> tuple[int, ...]:
     from blockviz.llm import TokenizerFile   # torch only when a scripted stream is asked for
     from blockviz.models import DEFAULT_MODEL_DIR
     tokenizer = TokenizerFile(DEFAULT_MODEL_DIR / "tokenizer.json")
-    text = (DEFAULT_MODEL_DIR / "corpus" / "pride_and_prejudice.txt").read_text()[20_000:120_000]
+    text = (DEFAULT_MODEL_DIR / "corpus" / "pride_and_prejudice.txt").read_text()[20_000:220_000]
     return tuple(tokenizer.encode(text))
 
 

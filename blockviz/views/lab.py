@@ -1,0 +1,114 @@
+"""The policy lab drawn (vllm/lab/): both engines per request, why they differ, the hit-rate curve,
+and the rules with the code each was read from. Pure: a LabResult in, escaped HTML out."""
+from blockviz.i18n import t
+from blockviz.markup import esc
+from blockviz.views.assets import JS
+from blockviz.vllm.lab import rules
+from blockviz.vllm.lab.outcome import Key, Outcome
+from blockviz.vllm.lab.run import LabResult
+
+CSS = JS / "lab.css"
+SHOWN = 6   # block names listed per cell before "… n more"
+VLLM_COLOUR, NANO_COLOUR = "#0072B2", "#D55E00"   # Okabe-Ito blue and vermillion; the lines also differ in dash
+
+
+def names(result: LabResult, keys, lang: str) -> str:
+    keys = list(keys)
+    if not keys:
+        return t("lab.none", lang)
+    shown = ", ".join(result.block_name(k) for k in keys[:SHOWN])
+    return shown + (" " + t("lab.more", lang, n=len(keys) - SHOWN) if len(keys) > SHOWN else "")
+
+
+def steps_cell(result: LabResult, outcome: Outcome, lang: str) -> str:
+    steps = t("lab.steps", lang, first=outcome.steps[0].step, last=outcome.steps[-1].step) if outcome.steps else ""
+    return (f'<td><span class="bv-lab-steps">{esc(steps)}</span><br>+ {esc(names(result, outcome.stored, lang))}'
+            f'<br>− {esc(names(result, outcome.evicted, lang))}</td>')
+
+
+def where_evicted(result: LabResult, key: Key, index: int, lang: str) -> str:
+    for engine, outcomes, text in (("nano", result.nano, "lab.diff.block"), ("vllm", result.vllm, "lab.diff.block_vllm")):
+        found = rules.evicted_where(key, outcomes, index)
+        if found is not None:
+            return t(text, lang, block=result.block_name(key), step=found[1], request=result.labels[found[0]])
+    return ""
+
+
+def difference_text(result: LabResult, d: rules.Difference, lang: str) -> str:
+    if d.what == "cached_tokens":
+        what = t("lab.diff.cached_tokens", lang, vllm=d.vllm, nano=d.nano)
+        block = result.first_missing_block(d)
+        evidence = where_evicted(result, block, d.index, lang) if block is not None else ""
+    else:
+        what = t("lab.diff.resident", lang, only_vllm=names(result, sorted(d.only_vllm), lang),
+                 only_nano=names(result, sorted(d.only_nano), lang))
+        evidence = ""
+    why = "; ".join(t(f"lab.rule.{r}", lang) for r in d.rules) if d.rules else t("lab.unexplained", lang)
+    cls = "bv-lab-why" if d.explained else "bv-lab-why bv-lab-unexplained"
+    return (f'<div class="{cls}" data-what="{esc(d.what)}" data-rules="{esc(" ".join(d.rules))}">'
+            f'{esc(t("lab.diff.because", lang, what=what, why=why))}' + (f'<br><small>{esc(evidence)}</small>' if evidence else "") + "</div>")
+
+
+def rows(result: LabResult, lang: str) -> str:
+    by_request: dict[int, list[rules.Difference]] = {}
+    for d in result.differences:
+        by_request.setdefault(d.index, []).append(d)
+    batch_of = {i: batch for batch in result.batches for i in batch}
+    out = []
+    for i, label in enumerate(result.labels):
+        v, n = result.vllm[i], result.nano[i]
+        others = [result.labels[j] for j in batch_of[i] if j != i]
+        burst = f'<br><small>{esc(t("lab.burst", lang, others=", ".join(others)))}</small>' if others else ""
+        why = "".join(difference_text(result, d, lang) for d in by_request.get(i, []))
+        out.append(f'<tr data-index="{i}" data-differs="{str(bool(why)).lower()}"><th scope="row">{esc(label)}{burst}</th>'
+                   f'<td>{len(result.prompts[i])}</td><td>{v.cached_tokens}</td><td>{n.cached_tokens}</td>'
+                   f'{steps_cell(result, v, lang)}{steps_cell(result, n, lang)}<td>{why}</td></tr>')
+    return "".join(out)
+
+
+def curve(result: LabResult, lang: str, width: int = 560, height: int = 160) -> str:
+    """The cumulative hit rate of each engine, request by request (0 to 100 %)."""
+    rates = result.hit_rates()
+    left, right, top, bottom = 40, 10, 10, 24
+    count = len(result.prompts)
+    x = lambda i: left + (width - left - right) * (i / max(count - 1, 1))
+    y = lambda r: top + (height - top - bottom) * (1 - r)
+    body = [f'<line x1="{left}" y1="{y(0):g}" x2="{width - right}" y2="{y(0):g}" class="bv-lab-axis"/>',
+            f'<line x1="{left}" y1="{y(0):g}" x2="{left}" y2="{y(1):g}" class="bv-lab-axis"/>']
+    for r in (0, 0.5, 1):
+        body.append(f'<text x="{left - 4}" y="{y(r) + 4:g}" text-anchor="end" font-size="10">{r:.0%}</text>')
+    for engine, colour, dash in (("vllm", VLLM_COLOUR, ""), ("nano", NANO_COLOUR, ' stroke-dasharray="5 3"')):
+        points = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, r in enumerate(rates[engine]))
+        body.append(f'<polyline data-engine="{engine}" points="{points}" fill="none" stroke="{colour}" '
+                    f'stroke-width="2"{dash}/>')
+    legend = t("lab.hit_rate.final", lang, vllm=f"{rates['vllm'][-1]:.1%}", nano=f"{rates['nano'][-1]:.1%}")
+    body.append(f'<text x="{left}" y="{height - 6}" font-size="11">{esc(legend)}</text>')
+    return (f'<svg class="bv-lab-curve" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
+            f'aria-label="{esc(t("lab.hit_rate", lang) + ": " + legend)}">{"".join(body)}</svg>')
+
+
+def rules_list(result: LabResult, lang: str) -> str:
+    counts = {name: sum(name in d.rules for d in result.differences) for name in rules.RULES}
+    items = []
+    for name, rule in rules.RULES.items():
+        if name == rules.LAST_TOKEN:
+            note = t("lab.rule.checked", lang, n=len(result.prompts), differ=len(result.last_token_rule_agrees()))
+        else:
+            note = t("lab.rule.explains", lang, n=counts[name])
+        items.append(f'<li data-rule="{esc(name)}"><b>{esc(t(f"lab.rule.{name}", lang))}</b> ({esc(note)})'
+                     f'<br><small>nano-vllm: {esc(rule.nano)}<br>vLLM: {esc(rule.vllm)}</small></li>')
+    return f'<h4>{esc(t("lab.rules", lang))}</h4><ul>{"".join(items)}</ul>'
+
+
+def render_lab(result: LabResult, lang: str = "en") -> str:
+    head = t("lab.title", lang, n=len(result.prompts), size=result.block_size, blocks=result.vllm_blocks,
+             nano=result.nano_blocks)
+    unexplained = (f'<p class="bv-lab-unexplained">{esc(t("lab.unexplained.count", lang, n=len(result.unexplained)))}</p>'
+                   if result.unexplained else "")
+    columns = "".join(f'<th scope="col">{esc(t(f"lab.col.{c}", lang))}</th>' for c in
+                      ("request", "prompt", "vllm_cached", "nano_cached", "vllm_steps", "nano_steps", "why"))
+    return (f'<div class="bv-lab" data-view="lab" lang="{esc(lang)}"><style>{CSS.read_text(encoding="utf-8")}</style>'
+            f'<p class="bv-lab-title">{esc(head)}</p>{unexplained}'
+            f'<p>{esc(t("lab.hit_rate", lang))}</p>{curve(result, lang)}'
+            f'<table class="bv-lab-requests"><thead><tr>{columns}</tr></thead><tbody>{rows(result, lang)}</tbody></table>'
+            f'{rules_list(result, lang)}</div>')

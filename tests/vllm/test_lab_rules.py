@@ -1,0 +1,139 @@
+"""The lab's classifier and nano-vllm side against hand-built situations. The references (free
+queues, cached tokens, what each engine holds) are worked out by hand in the comments, not by the code."""
+import pytest
+from hypothesis import given, strategies as st
+
+from blockviz.sim import Simulator
+from blockviz.vllm.lab import LabRequest, Outcome, hit_rate_curve, parse, replay
+from blockviz.vllm.lab import rules
+from blockviz.vllm.lab.nano import LabBlockManager, run_nano
+from blockviz.vllm.lab.stream import Source, batches, check_stream, chat, concat, refill
+
+B = 4
+A, Bq, C = (1, 2, 3, 4, 5, 6), (11, 12, 13, 14, 15, 16), (21, 22, 23, 24, 25, 26)
+A0, B0, C0 = A[:4], Bq[:4], C[:4]
+
+
+def lab_of(prompts, vllm, gen=(9,), blocks=5):
+    stream = [LabRequest(p, len(gen)) for p in prompts]
+    return replay(stream, list(prompts), [tuple(gen)] * len(prompts), vllm, B, blocks, record=False)
+
+
+# Four requests of 6 tokens (a full block and a 2-token one), 1 generated token, pools of 4 usable
+# blocks. nano-vllm, queue [0 1 2 3]: A takes 0 (A0) 1, frees 1 then 0 to the tail: [2 3 1 0]. B
+# takes 2 (B0) 3: [1 0 3 2]. C takes 1 (C0) and 0, evicting A0: [3 2 0 1]. A again misses A0, takes
+# 3 (A0) and 2, evicting B0. vLLM, queue [a b c d]: A takes a (A0) b; b has no hash so it goes to
+# the head, a to the tail: [b c d a]. B: b (B0) c -> [c d a b]. C: c (C0) d -> [d a b c]. A again
+# finds A0 in a: 4 cached tokens, and nothing was ever evicted.
+VLLM_HANDMADE = [Outcome(0, (), frozenset({A0})), Outcome(0, (), frozenset({A0, B0})),
+                 Outcome(0, (), frozenset({A0, B0, C0})), Outcome(4, (), frozenset({A0, B0, C0}))]
+
+
+def test_nano_vllm_frees_every_block_to_the_tail_as_worked_out_by_hand():
+    result = lab_of([A, Bq, C, A], VLLM_HANDMADE)
+    assert [o.cached_tokens for o in result.nano] == [0, 0, 0, 0]
+    assert [o.resident for o in result.nano] == [{A0}, {A0, B0}, {B0, C0}, {C0, A0}]
+    assert [o.evicted for o in result.nano] == [[], [], [A0], [B0]]
+
+
+def test_the_free_queue_rule_explains_what_vllm_kept():
+    result = lab_of([A, Bq, C, A], VLLM_HANDMADE)
+    found = {(d.index, d.what): d for d in result.differences}
+    assert set(found) == {(2, "resident"), (3, "cached_tokens"), (3, "resident")}
+    assert all(d.rules == (rules.FREE_UNHASHED_FIRST,) for d in found.values())
+    assert found[(3, "cached_tokens")].vllm == 4 and found[(3, "cached_tokens")].nano == 0
+    assert found[(2, "resident")].only_vllm == {A0} and not found[(2, "resident")].only_nano
+    assert result.first_missing_block(found[(3, "cached_tokens")]) == A0
+    assert rules.evicted_where(A0, result.nano, 3) == (2, result.nano[2].steps[0].step)
+    assert not result.unexplained
+
+
+def test_a_difference_no_rule_makes_is_reported_unexplained():
+    # vLLM claiming a hit on a prompt nobody sent before: no rule does that
+    made_up = [Outcome(0, (), frozenset({A0})), Outcome(4, (), frozenset({A0, B0}))]
+    result = lab_of([A, Bq], made_up)
+    assert [(d.index, d.what, d.rules) for d in result.differences] == [(1, "cached_tokens", ())]
+    assert result.unexplained == result.differences
+    assert "UNEXPLAINED" in result.summary()
+
+
+def test_equal_engines_show_no_difference():
+    same = [Outcome(0, (), frozenset({A0})), Outcome(4, (), frozenset({A0}))]
+    assert lab_of([A, A], same).differences == []
+
+
+def test_a_hash_collision_is_refused_by_nanos_token_check(monkeypatch):
+    # every block hashes alike: B's first block finds A's hash holding other tokens; nano-vllm
+    # refuses it, vLLM (trusting the hash) would take it, 4 tokens
+    monkeypatch.setattr(LabBlockManager, "compute_hash", classmethod(lambda cls, tokens, prefix=-1: 7))
+    _, nano = run_nano([[(A, (9,))], [(Bq, (9,))]], 4, B)
+    assert nano[1].cached_tokens == 0 and nano[1].refused_block == 0
+    trusting = [Outcome(0, (), nano[0].resident), Outcome(4, (), nano[1].resident)]
+    result = lab_of([A, Bq], trusting)
+    assert [(d.what, d.rules) for d in result.differences] == [("cached_tokens", (rules.TOKEN_CHECK,))]
+
+
+@given(st.lists(st.tuples(st.lists(st.integers(0, 3), min_size=1, max_size=13), st.integers(1, 6)),
+                min_size=1, max_size=8), st.integers(4, 8))
+def test_without_rules_the_lab_block_manager_decides_as_nano_vllm(requests, num_blocks):
+    requests = [(p, n) for p, n in requests if -(-(len(p) + n) // B) <= num_blocks]
+    if not requests:
+        return
+    plain = Simulator(num_blocks=num_blocks, block_size=B, eos=-1, record=False)
+    for prompt, n in requests:
+        plain.add(prompt, max_tokens=n, ignore_eos=True, script=[5] * n)
+        plain.run()
+    sim, _ = run_nano([[(tuple(p), (5,) * n)] for p, n in requests], num_blocks, B)
+    ours, theirs = sim.scheduler.block_manager, plain.scheduler.block_manager
+    assert list(ours.free_block_ids) == list(theirs.free_block_ids)
+    assert ours.hash_to_block_id == theirs.hash_to_block_id
+
+
+@given(st.integers(1, 5000), st.integers(1, 300))
+def test_the_last_token_rules_of_both_engines_allow_the_same_hit(n, size):
+    # nano-vllm probes every block but the last: count the blocks by cutting the prompt
+    blocks = len([n for _ in range(0, n, size)])
+    # vLLM: the longest whole-block run that leaves at least the last token to compute
+    most = max(k for k in range(n + 1) if k * size <= n - 1)
+    assert rules.hit_limits(n, size) == (blocks - 1, most)
+    assert blocks - 1 == most
+
+
+def test_hit_rate_curve_is_cumulative():
+    assert hit_rate_curve([10, 10, 20], [0, 5, 20]) == [0.0, 0.25, 0.625]
+
+
+def test_a_typed_stream():
+    encode = lambda text: [ord(c) for c in text]
+    stream = parse("# the system\nhi\n> more\n[5, 6, 7]\n* x\n* y\n\n* z\nlast", encode, max_tokens=3)
+    assert [r.tokens for r in stream] == [(104, 105), (109, 111, 114, 101), (5, 6, 7), (120,), (121,), (122,),
+                                          (108, 97, 115, 116)]
+    assert [r.follows for r in stream] == [None, 0, None, None, None, None, None]
+    assert [r.group for r in stream] == [None, None, None, 0, 0, 0, None]
+    assert batches(stream) == [[0], [1], [2], [3, 4, 5], [6]]
+    assert {r.max_tokens for r in stream} == {3}
+
+
+@pytest.mark.parametrize("text, message", [("> first", "needs a request before it"),
+                                           ("", "the stream is empty"),
+                                           ("[1, 99999999999]", "not a token id")])
+def test_a_typed_stream_with_a_mistake_says_where(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse(text, lambda t: [1])
+
+
+def test_a_chat_turn_cannot_be_sent_with_the_request_it_follows():
+    with pytest.raises(ValueError, match="needs the reply first"):
+        check_stream([LabRequest((1,), group=0), LabRequest((2,), follows=0, group=0)])
+
+
+def test_chat_turns_are_built_on_the_previous_reply():
+    source = Source(list(range(100, 400)))
+    stream = concat(refill(source, distinct=2, again=1), chat(source, turns=3))
+    assert [r.follows for r in stream] == [None, None, None, None, 3, 4]
+    gen = [(1, 2)] * len(stream)
+    prompts = []
+    for i, r in enumerate(stream):
+        prompts.append(r.tokens if r.follows is None else prompts[r.follows] + gen[r.follows] + r.tokens)
+    result = replay(stream, prompts, gen, [Outcome(0, (), frozenset())] * len(stream), 32, 16, record=False)
+    assert result.prompts[5][:len(prompts[4])] == prompts[4]
