@@ -10,6 +10,7 @@ starts them, and any error or exit stops every one it started.
 `compare()` runs one stream of prompts through each policy (router.py), resetting every
 instance's prefix cache before each, and counts what vLLM itself reports it reused.
 """
+import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -252,19 +253,26 @@ def serve(base: ServerSettings, count: int, log: str | Path | None = None) -> in
 
 
 def chat_stream(token_ids: list[int], users: int = 3, systems: int = 2, turns: int = 3, system_tokens: int = 64,
-                message_tokens: int = 40) -> list[list[int]]:
+                message_tokens: int = 40, shuffle: int | None = None) -> list[list[int]]:
     """Prompts of a multi-turn chat service, cut from `token_ids` (a text, tokenized): `users`
     users, user u under system prompt u mod `systems`, taking turns; each turn's prompt is the
     user's whole conversation so far plus a new message (the replies are not fed back: a client
-    that keeps only the user's side, or replies too short to fill a block)."""
+    that keeps only the user's side, or replies too short to fill a block). Users speak in order
+    each turn, or, with `shuffle` (a seed), in an order drawn anew each turn: with users in a
+    fixed order and as many users as a multiple of the instances, round-robin sends each user to
+    the same instance every turn, which real arrivals do not."""
     need = systems * system_tokens + users * turns * message_tokens
     if len(token_ids) < need:
         raise ValueError(f"a stream of {users} users x {turns} turns needs {need} tokens of text, got {len(token_ids)}")
+    rng = random.Random(shuffle)
     prompts = [token_ids[i * system_tokens:(i + 1) * system_tokens] for i in range(systems)]
     history = [list(prompts[u % systems]) for u in range(users)]
     start, stream = systems * system_tokens, []
     for turn in range(turns):
-        for u in range(users):
+        order = list(range(users))
+        if shuffle is not None:
+            rng.shuffle(order)
+        for u in order:
             at = start + (turn * users + u) * message_tokens
             history[u] += token_ids[at:at + message_tokens]
             stream.append(list(history[u]))

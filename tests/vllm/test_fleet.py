@@ -149,3 +149,13 @@ def test_the_chat_stream_grows_each_users_conversation_under_a_shared_system_pro
     assert len({tuple(p[10:]) for p in stream}) == 6
     with pytest.raises(ValueError, match="needs 50 tokens"):
         chat_stream(text[:49], users=3, systems=2, turns=2, system_tokens=10, message_tokens=5)
+
+
+def test_a_shuffled_stream_has_the_same_prompts_in_another_order_each_turn():
+    text = list(range(1000))
+    plain = chat_stream(text, users=4, turns=3, system_tokens=10, message_tokens=5)
+    mixed = chat_stream(text, users=4, turns=3, system_tokens=10, message_tokens=5, shuffle=1)
+    assert mixed == chat_stream(text, users=4, turns=3, system_tokens=10, message_tokens=5, shuffle=1)
+    assert sorted(map(tuple, mixed)) == sorted(map(tuple, plain)) and mixed != plain
+    for turn in range(3):   # each turn still holds every user's next prompt
+        assert sorted(map(len, mixed[turn * 4:(turn + 1) * 4])) == [10 + 5 * (turn + 1)] * 4
