@@ -92,22 +92,23 @@ def fake_vllm(tmp_path, fail: int = 0):
     return fake, pids
 
 
-def two_free_ports() -> int:
-    """A free port whose next one is free too (the second instance's)."""
+def free_ports(span: int = 2) -> int:
+    """A free port whose next `span - 1` ports are free too (the other instances')."""
     for _ in range(50):
         port = free_port()
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + 1))
-                return port
-            except OSError:
-                continue
-    raise RuntimeError("no two consecutive free ports")
+        try:
+            for other in range(port + 1, port + span):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", other))
+            return port
+        except OSError:
+            continue
+    raise RuntimeError(f"no {span} consecutive free ports")
 
 
 def test_serve_instances_says_where_each_is_and_ctrl_c_stops_every_engine(tmp_path):
     fake, pids = fake_vllm(tmp_path)
-    port = two_free_ports()
+    port = free_ports()
     serving = subprocess.Popen([sys.executable, "-m", "blockviz", "vllm", "serve", "--instances", "2", "--vllm-python",
                                 str(fake), "--port", str(port), "--events", f"ipc://{tmp_path}/kv"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
@@ -124,7 +125,7 @@ def test_serve_instances_says_where_each_is_and_ctrl_c_stops_every_engine(tmp_pa
 
 
 def test_an_instance_that_fails_to_start_stops_the_others_and_is_named(tmp_path):
-    port = two_free_ports()
+    port = free_ports()
     fake, pids = fake_vllm(tmp_path, fail=port + 1)
     fleet = Fleet.of(2, ServerSettings(port=port, events=f"ipc://{tmp_path}/kv", vllm_python=fake), log=tmp_path / "v.log")
     with pytest.raises(ServeError, match="instance B: vLLM exited with code 3 before it served; its log: .*v-B.log"):
@@ -159,3 +160,21 @@ def test_a_shuffled_stream_has_the_same_prompts_in_another_order_each_turn():
     assert sorted(map(tuple, mixed)) == sorted(map(tuple, plain)) and mixed != plain
     for turn in range(3):   # each turn still holds every user's next prompt
         assert sorted(map(len, mixed[turn * 4:(turn + 1) * 4])) == [10 + 5 * (turn + 1)] * 4
+
+
+def test_the_terminal_watch_follows_every_instance_of_serve_instances():
+    port = free_ports(3)
+    a, b = instance_settings(ServerSettings(events=f"tcp://127.0.0.1:{port}"), 2)
+    watcher = subprocess.Popen([sys.executable, "-m", "blockviz", "vllm", "watch", "--instances", "2", "--events",
+                                a.events, "--replay", "none"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+    assert f"watching {a.events}, {b.events}" in watcher.stdout.readline()
+    with Publisher(a.events) as pa, Publisher(b.events) as pb:
+        time.sleep(0.5)
+        pa.publish([stored([1], None, [1, 2], 2)])
+        first = watcher.stdout.readline()
+        pb.publish([stored([2], None, [3, 4], 2)])
+        second = watcher.stdout.readline()
+    watcher.send_signal(signal.SIGINT)
+    watcher.communicate(timeout=20)
+    assert a.events in first and b.events in second and "2 cached" in second
