@@ -4,8 +4,8 @@ or the kernel (what a step sent ahead costs once the press arrives).
     .venv/bin/python bench/pool_page.py [--blocks 1024] [--repeats 8] [--versus DIR ...] [--output-area]
 
 Draws the browser test's scenario (tests/browser/browser_scenario.py) step 0 with js/pool_patch.js
-in Debian's chromium (headless, through Playwright), then applies the patch of each step 1..6 in
-turn, as it arrives and prepared ahead (pool_patch.prepare, as the pool page does for the patches
+in Debian's chromium (headless, through Playwright), then applies the patches of the browser test's
+presses in turn (forward to step 6, back to 0), as they arrive and prepared ahead (pool_patch.prepare, as the pool page does for the patches
 sent ahead), and prints per step, median and best of --repeats: the applyPatch call, the style and
 layout it causes (forced by getBoundingClientRect) and the time to the end of the next frame (a
 task queued from requestAnimationFrame), in ms, with the cells the patch changes.
@@ -44,10 +44,12 @@ blocks, steps = int(sys.argv[2]), int(sys.argv[3])
 sim = scenario(blocks)
 sim.run(steps)
 pictures = [pool_picture(sim.snapshot(step), sim.events(step)) for step in range(steps + 1)]
+moves = [*range(steps + 1), *range(steps - 1, -1, -1)]  # forward to the last step, then back to 0
 js = root / "blockviz" / "views" / "js"
 print(json.dumps({
     "svg": pictures[0].svg(),
-    "patches": [{"base": k, "version": k + 1, **pool_patch(pictures[k - 1], pictures[k])} for k in range(1, steps + 1)],
+    "patches": [{"base": k, "version": k + 1, "step": b, **pool_patch(pictures[a], pictures[b])}
+                for k, (a, b) in enumerate(zip(moves, moves[1:]), start=1)],
     "module": (js / "pool_patch.js").read_text().replace("export ", ""),
     "css": (js / "views.css").read_text()}))
 """
@@ -102,17 +104,18 @@ def main():
                     page.evaluate("(full) => { window.page = showFull(document.querySelector('.bv-pane'), full); }",
                                   {"version": 1, "svg": data[name]["svg"]})
                     page.wait_for_timeout(200)
-                    for step, patch in enumerate(data[name]["patches"], start=1):
-                        times.setdefault((name, step, ready), []).append(page.evaluate(TIME_PATCH, [patch, ready]))
+                    for move, patch in enumerate(data[name]["patches"]):
+                        times.setdefault((name, move, ready), []).append(page.evaluate(TIME_PATCH, [patch, ready]))
                         page.wait_for_timeout(150)
         browser.close()
     print(f"{args.blocks} blocks, ms per step, median (best) of {args.repeats}: apply | style+layout | to the frame's end")
-    for (name, step, ready), runs in times.items():
-        if step == 1 and not ready:
+    for (name, move, ready), runs in times.items():
+        if move == 0 and not ready:
             print(f"{name}:")
         parts = [f"{median(r[i] for r in runs):6.1f} ({min(r[i] for r in runs):5.1f})" for i in range(3)]
-        cells = len(data[name]["patches"][step - 1]["cells"])
-        print(f"  step {step} ({cells:>3} cells){', prepared' if ready else '':10}: " + " | ".join(parts))
+        patch = data[name]["patches"][move]
+        to = f"{'forward' if move < STEPS else 'back'} to {patch['step']}"
+        print(f"  {to:>12} ({len(patch['cells']):>3} cells){', prepared' if ready else '':10}: " + " | ".join(parts))
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@ from blockviz.views.render_pool import PoolPicture
 
 
 def pool_patch(shown: PoolPicture, new: PoolPicture) -> dict:
-    """For two pictures of the same pool: "root" (the <svg> element's attributes), "head" and
-    "legend" (inner markup) when they changed; "cells": [key, attributes or None, inner markup or
+    """For two pictures of the same pool: "root" (the <svg> element's attributes), "head",
+    "touched" and "legend" (inner markup) when they changed; "cells": [key, attributes or None, inner markup or
     None] for each cell kept that changed; and when a large pool's folded runs moved, "remove":
     the keys of cells to drop and "insert": [key, attributes, inner markup, key of the kept cell to
     insert it before, or None for the end], in block order. A cell's attributes are all sent when
@@ -31,6 +31,8 @@ def pool_patch(shown: PoolPicture, new: PoolPicture) -> dict:
         patch["root"] = new.root
     if shown.head != new.head:
         patch["head"] = new.head
+    if shown.touched != new.touched:
+        patch["touched"] = new.touched
     if shown.legend != new.legend:
         patch["legend"] = new.legend
     return patch

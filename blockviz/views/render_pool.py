@@ -73,17 +73,23 @@ class Cell(NamedTuple):  # a tuple, not a dataclass: a pool makes thousands per 
 @dataclass(frozen=True)
 class PoolPicture:
     """The pool in the parts a page can update one at a time: the <svg> element's attributes, the
-    header, the cells in block order and the legend. A cell shows one block, or in a large pool a
-    folded run of free blocks (data-block-id to data-last-block-id). svg() is the whole document."""
+    header, the outlines of the blocks changed this step, the cells in block order and the legend.
+    A cell shows one block, or in a large pool a folded run of free blocks (data-block-id to
+    data-last-block-id). svg() is the whole document."""
     root: dict[str, str]
     head: str
     cells: tuple[Cell, ...]
     legend: str
+    # one path under the cells, not a ring in each: a prefill changes hundreds of blocks, and the
+    # next step takes all their rings away again, so a page redraws one element for them instead of
+    # hundreds of cells (docs/benchmarks.md, Views)
+    touched: str = ""
 
     def svg(self) -> str:
         cells = "".join([f"<g {attrs_markup(cell.attrs)}>{cell.body}</g>" for cell in self.cells])
         return (f'<svg {attrs_markup(self.root)}><style>{theme_css()}</style><g data-part="head">{self.head}</g>'
-                f'<g data-part="cells">{cells}</g><g data-part="legend">{self.legend}</g></svg>')
+                f'<g data-part="touched">{self.touched}</g><g data-part="cells">{cells}</g>'
+                f'<g data-part="legend">{self.legend}</g></svg>')
 
     def shown_in(self, block_id: int) -> tuple[int, int]:
         """(first, last) block of the cell that shows `block_id`: the block alone, or its folded run."""
@@ -137,7 +143,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     header = t("pool.header", lang, step=snapshot.step, phase=phase_name(snapshot, lang), n=snapshot.num_blocks,
                free=len(snapshot.free_block_ids), B=snapshot.block_size)
     top = PAD + 22
-    cells = []
+    cells, rings = [], []  # rings: the top left of each cell changed this step
     counts = dict.fromkeys(BlockState, 0)  # for the legend: how many blocks are in each state now
     row = col = i = 0  # cells flow in rows; a folded run takes a row of its own
     while i < snapshot.num_blocks:
@@ -168,6 +174,8 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
             if kept is not None:
                 kept[i] = (key, cell)
         cells.append(cell)
+        if i in touched:
+            rings.append((x, y))
         col, i = col + 1, i + 1
         if col == ncols:
             row, col = row + 1, 0
@@ -182,7 +190,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     root = svg_root(width, bottom + PAD, view="pool", step=snapshot.step, label=header)
     root["data-num-blocks"] = str(snapshot.num_blocks)
     head = background(width, bottom + PAD) + text(PAD, PAD + 12, header, 12, bold=True)
-    return PoolPicture(root, head, tuple(cells), legend_svg)
+    return PoolPicture(root, head, tuple(cells), legend_svg, touched_rings(rings, cell_w, cell_h))
 
 
 def block_cell(i: int, block, state: BlockState, pos: int | None, x: float, y: float, cell_w: float, cell_h: float,
@@ -221,17 +229,27 @@ def block_cell(i: int, block, state: BlockState, pos: int | None, x: float, y: f
             text(x + 5, y + 77, queue_text, 10, bold=pos == 0, fill=ink) if queue_text else ""])
     if pos == 0:  # a notch on the block the next allocation pops
         body += f'<path d="M{x} {y} L{x + 10} {y} L{x} {y + 10} Z" class="bv-fg"/>'
-    if touched:
-        body += touched_outline(x, y, cell_w, cell_h)
     if selected:
         body += selection(x, y, cell_w, cell_h)
     return Cell(i, attrs, body)
 
 
+TOUCH_STROKE = 'fill="none" class="bv-touch" stroke-width="3.5" stroke-dasharray="6 3"'
+
+
 def touched_outline(x: float, y: float, w: float, h: float) -> str:
-    """Changed this step: a thick dashed ring in the page's accent colour."""
-    return (f'<rect x="{x - 1.5}" y="{y - 1.5}" width="{w + 3}" height="{h + 3}" rx="4" '
-            f'fill="none" class="bv-touch" stroke-width="3.5" stroke-dasharray="6 3"/>')
+    """Changed this step: a thick dashed ring in the page's accent colour (the legend's swatch)."""
+    return f'<rect x="{x - 1.5}" y="{y - 1.5}" width="{w + 3}" height="{h + 3}" rx="4" {TOUCH_STROKE}/>'
+
+
+def touched_rings(corners: list[tuple[float, float]], w: float, h: float) -> str:
+    """The rings of touched_outline round the cells whose top left corners are `corners`, as one
+    path (its outer corners rounded by the join), drawn under the cells; "" for none."""
+    if not corners:
+        return ""
+    d = " ".join(f"M{x - 1.5:g} {y - 1.5:g} L{x + w + 1.5:g} {y - 1.5:g} L{x + w + 1.5:g} {y + h + 1.5:g} "
+                 f"L{x - 1.5:g} {y + h + 1.5:g} Z" for x, y in corners)
+    return f'<path d="{d}" {TOUCH_STROKE} stroke-linejoin="round" pointer-events="none"/>'
 
 
 def selection(x: float, y: float, w: float, h: float) -> str:

@@ -2,8 +2,9 @@
 without cairo or a browser.
 
 Only the subset the renderers use is understood: rect, text, line, circle (the pool's state glyphs,
-blockviz/views/glyphs.py) and polygon paths (M/L/Z), coloured by attributes or by theme classes
-(drawn with their light fallbacks).
+blockviz/views/glyphs.py) and polygon paths (M/L/Z, one polygon per M: filled glyphs, or the pool's
+dashed outlines of the blocks changed), coloured by attributes or by theme classes (drawn with their
+light fallbacks).
 """
 import re
 from xml.etree import ElementTree
@@ -33,6 +34,15 @@ def _num(element, name: str, default: float = 0.0) -> float:
     return float(element.get(name, default))
 
 
+def _outline(element, pt: float) -> dict:
+    """A shape's fill and its stroke (width, dashes) as matplotlib patch arguments."""
+    fill, stroke = _paint(element, "fill"), _paint(element, "stroke")
+    width = _num(element, "stroke-width", 1)
+    dash = element.get("stroke-dasharray")  # matplotlib scales dashes by the line width
+    return {"facecolor": fill, "edgecolor": stroke, "linewidth": width * pt if stroke != "none" else 0,
+            "linestyle": (0, [float(v) / width for v in dash.split()]) if dash else "solid"}
+
+
 def svg_size(svg: str) -> tuple[float, float]:
     root = ElementTree.fromstring(svg)
     return float(root.get("width")), float(root.get("height"))
@@ -52,12 +62,8 @@ def draw_svg(fig: Figure, svg: str, width: float | None = None, height: float | 
     for el in root.iter():
         tag = el.tag.removeprefix(NS)
         if tag == "rect":
-            fill, stroke = _paint(el, "fill"), _paint(el, "stroke")
-            width = _num(el, "stroke-width", 1)
-            dash = el.get("stroke-dasharray")  # matplotlib scales dashes by the line width
             ax.add_patch(Rectangle((_num(el, "x"), _num(el, "y")), _num(el, "width"), _num(el, "height"),
-                                   facecolor=fill, edgecolor=stroke, linewidth=width * pt if stroke != "none" else 0,
-                                   linestyle=(0, [float(v) / width for v in dash.split()]) if dash else "solid"))
+                                   **_outline(el, pt)))
         elif tag == "line":
             ax.plot([_num(el, "x1"), _num(el, "x2")], [_num(el, "y1"), _num(el, "y2")],
                     color=_paint(el, "stroke"), linewidth=_num(el, "stroke-width", 1) * pt)
@@ -66,9 +72,9 @@ def draw_svg(fig: Figure, svg: str, width: float | None = None, height: float | 
             ax.add_patch(Circle((_num(el, "cx"), _num(el, "cy")), _num(el, "r"), facecolor=_paint(el, "fill"),
                                 edgecolor=edge, linewidth=_num(el, "stroke-width", 1) * pt if edge != "none" else 0))
         elif tag == "path":
-            points = [(float(x), float(y)) for x, y in re.findall(r"[ML]\s*([-\d.]+)[ ,]([-\d.]+)", el.get("d", ""))]
-            if points:
-                ax.add_patch(Polygon(points, closed=True, facecolor=_paint(el, "fill"), edgecolor="none"))
+            for part in el.get("d", "").split("M")[1:]:
+                points = [(float(x), float(y)) for x, y in re.findall(r"([-\d.]+)[ ,]([-\d.]+)", part)]
+                ax.add_patch(Polygon(points, closed=True, **_outline(el, pt)))
         elif tag == "text" and el.text:
             anchor = {"start": "left", "middle": "center", "end": "right"}[el.get("text-anchor", "start")]
             ax.text(_num(el, "x"), _num(el, "y"), el.text, fontsize=_num(el, "font-size", 11) * pt,

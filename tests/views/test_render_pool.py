@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from blockviz import Simulator
@@ -39,10 +41,20 @@ def test_next_allocation_and_touched_blocks_are_marked(lifecycle):
     blocks = {int(el.get("data-block-id")): el for el in with_attr(root, "data-block-id")}
     touched = touched_blocks(frame.events)
     assert touched  # the first prefill allocates
+    ringed = set()  # the cells whose rect a ring of the one dashed path under the cells surrounds
+    (part,) = [g for g in root if g.get("data-part") == "touched"]
+    (rings,) = part
+    assert rings.get("class") == "bv-touch" and rings.get("stroke-dasharray") and rings.get("pointer-events") == "none"
+    corners = [[float(v) for v in re.findall(r"[-\d.]+", ring)] for ring in rings.get("d").split("M")[1:]]
     for block_id, el in blocks.items():
-        dashed = any(r.get("class") == "bv-touch" for r in el.iter() if r.tag.endswith("rect"))
-        assert dashed == (block_id in touched)
+        rect = next(r for r in el if r.tag.endswith("rect"))
+        x, y, w, h = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+        if [x - 1.5, y - 1.5, x + w + 1.5, y - 1.5, x + w + 1.5, y + h + 1.5, x - 1.5, y + h + 1.5] in corners:
+            ringed.add(block_id)
+        assert not any(r.get("class") == "bv-touch" for r in el.iter())  # no ring of its own
         assert (block_id in touched) == ("changed this step" in el.get("aria-label"))
+    assert ringed == touched and len(corners) == len(touched)
+    assert [g.get("data-part") for g in root if g.get("data-part")].index("touched") < 2  # under the cells
     head = frame.snapshot.free_block_ids[0]
     assert any(s.startswith("q0 ▶ next") for s in texts(blocks[head]))
 

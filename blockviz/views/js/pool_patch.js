@@ -2,7 +2,7 @@
 // plain page such as the classroom's class page import these two functions.
 //
 // A page draws the whole pool from a full picture {version, svg}, then applies each patch
-// {base, version, root?, head?, legend?, cells, remove?, insert?} (made by
+// {base, version, root?, head?, touched?, legend?, cells, remove?, insert?} (made by
 // blockviz/views/pool_patch.py) whose base is the version it shows. A patch on any other base means
 // the page missed one (it opened late, or a message was lost): applyPatch says "missed" and the page
 // asks for the full picture again. Cells are the <g> elements of the cells part, keyed by their
@@ -21,7 +21,7 @@ export function showFull(el, full) {
   const part = (name) => [...svg.children].find((node) => node.getAttribute("data-part") === name);
   const group = part("cells");
   return {
-    svg, group, head: part("head"), legend: part("legend"), version: full.version,
+    svg, group, head: part("head"), touched: part("touched"), legend: part("legend"), version: full.version,
     cells: new Map([...group.children].map((node) => [+node.getAttribute("data-block-id"), node])),
   };
 }
@@ -51,6 +51,7 @@ export function applyPatch(page, patch, { motion = false } = {}) {
   if (!keys.every(has) || !befores.every(has)) return "missed";
   if (patch.root) setAttrs(page.svg, patch.root);
   if (patch.head !== undefined) page.head.innerHTML = patch.head;
+  if (patch.touched !== undefined) page.touched.innerHTML = patch.touched;
   if (patch.legend !== undefined) page.legend.innerHTML = patch.legend;
   for (const key of patch.remove || []) {
     page.cells.get(key).remove();

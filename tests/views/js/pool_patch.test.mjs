@@ -15,7 +15,7 @@ const { document } = window;
 const cell = (key, state, body = `<rect fill="#fff"></rect>`, queue = "-1") =>
   `<g data-block-id="${key}" data-state="${state}" data-queue="${queue}">${body}</g>`;
 const pool = (cells, step = 0) =>
-  `<svg data-view="pool" data-step="${step}"><g data-part="head">step ${step}</g>` +
+  `<svg data-view="pool" data-step="${step}"><g data-part="head">step ${step}</g><g data-part="touched"></g>` +
   `<g data-part="cells">${cells.join("")}</g><g data-part="legend">legend</g></svg>`;
 
 // What a page shows, serialised as the DOM does (so markup written by Python compares equal).
@@ -25,17 +25,18 @@ const page = (svg, version = 1) => {
   return [el, showFull(el, { version, svg })];
 };
 
-test("a patch on the version shown changes attributes, bodies, head, legend and root", () => {
+test("a patch on the version shown changes attributes, bodies, head, outlines, legend and root", () => {
   const [el, shown] = page(pool([cell(0, "free"), cell(1, "free"), cell(2, "free")]));
   const result = applyPatch(shown, {
     base: 1, version: 2, root: { "data-view": "pool", "data-step": "1" }, head: "step 1", legend: "new legend",
+    touched: `<path d="M0 0 L1 0 Z"></path>`,
     cells: [[1, { "data-block-id": "1", "data-state": "cached", "data-queue": "-1" }, `<rect fill="#000"></rect>`],
             [2, null, "<text>x</text>"]],
   });
   assert.equal(result, "applied");
   assert.equal(shown.version, 2);
   assert.equal(el.innerHTML, parsed(`<svg data-view="pool" data-step="1"><g data-part="head">step 1</g>` +
-    `<g data-part="cells">${cell(0, "free")}${cell(1, "cached", `<rect fill="#000"></rect>`)}` +
+    `<g data-part="touched"><path d="M0 0 L1 0 Z"></path></g><g data-part="cells">${cell(0, "free")}${cell(1, "cached", `<rect fill="#000"></rect>`)}` +
     `<g data-block-id="2" data-state="free" data-queue="-1"><text>x</text></g></g>` +
     `<g data-part="legend">new legend</g></svg>`));
 });
