@@ -73,21 +73,25 @@ function render({ model, el }) {
     clearTimeout(timer);
     if (model.get("playing") && !waiting) timer = setTimeout(() => move(1, "forward"), 1000 / model.get("speed"));
   };
+  // a write only where the value changed: each step draws twice (at once, then Python's answer), and
+  // an unchanged write still makes the browser restyle and lay the toolbar out again
+  const put = (node, key, value) => { if (node[key] !== value) node[key] = value; };
+  const mark = (node, name, value) => { if (node.getAttribute(name) !== value) node.setAttribute(name, value); };
   const draw = () => {  // the step shown here, Python's state otherwise
     const shown = local || { step: model.get("step"), status: model.get("status"), at_end: model.get("at_end") };
     const step = shown.step, lo = model.get("first_step"), hi = model.get("last_step");
-    status.textContent = shown.status;
-    root.dataset.step = step;
-    jump.value = step; jump.min = lo; jump.max = hi;
-    speed.value = model.get("speed");
-    followBox.checked = model.get("follow");
+    put(status, "textContent", shown.status);
+    mark(root, "data-step", String(step));
+    put(jump, "value", String(step)); put(jump, "min", String(lo)); put(jump, "max", String(hi));
+    put(speed, "value", String(model.get("speed")));
+    put(followBox, "checked", model.get("follow"));
     const playing = model.get("playing");
-    play.textContent = playing ? "❚❚ " + s.pause : "▷ " + s.play;
-    play.title = playing ? s.pause : s.play;
-    play.setAttribute("aria-pressed", String(playing));
+    put(play, "textContent", playing ? "❚❚ " + s.pause : "▷ " + s.play);
+    put(play, "title", playing ? s.pause : s.play);
+    mark(play, "aria-pressed", String(playing));
     // marked, not disabled: a disabled button would drop the keyboard focus
     for (const [b, off] of [[first, step <= lo], [back, step <= lo], [last, step >= hi], [forward, shown.at_end]]) {
-      b.setAttribute("aria-disabled", String(off));
+      mark(b, "aria-disabled", String(off));
     }
   };
   const update = () => { waiting = false; draw(); tick(); };  // Python's state changed

@@ -11,11 +11,18 @@ const idle = (fn) => (window.requestIdleCallback ? window.requestIdleCallback(fn
 function render({ model, el }) {
   const pane = frame(model, el);
   const still = window.matchMedia("(prefers-reduced-motion: reduce)");
-  let page = null, ahead = new Map();
-  // the patches a press may apply next (to the steps either side), parsed while the page is idle
-  const makeReady = () => idle(() => {
-    for (const next of (page && ahead.get(page.version) || new Map()).values()) prepare(document, next);
-  });
+  let page = null, ahead = new Map(), readying = 0;
+  // the patches a press may apply next (to the steps either side, nearest first), parsed while the
+  // page is idle, one per idle period: a press then waits for one parse at most, not for them all
+  const makeReady = () => {
+    const run = ++readying, queue = [...(page && ahead.get(page.version) || new Map()).values()];
+    const next = () => {
+      if (run !== readying || queue.length === 0) return;  // a newer step has its own
+      prepare(document, queue.shift());
+      idle(next);
+    };
+    idle(next);
+  };
   const drawFull = () => {
     const full = model.get("full");
     if (full.svg) page = showFull(pane, full);
