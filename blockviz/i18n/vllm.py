@@ -78,6 +78,12 @@ STRINGS: dict[str, dict[str, str]] = {
                                            "freed block to the tail",
                                      "zh": "空闲队列：vLLM把没有hash的已释放块放在空闲队列队首、最先复用，有hash的放在队尾；"
                                            "nano-vllm把每个释放的块都追加到队尾"},
+    "lab.rule.register_when_scheduled": {"en": "registering: vLLM registers a block's hash when it schedules the "
+                                               "tokens that fill it, so a request scheduled later in the same step "
+                                               "hits it; nano-vllm registers after the step, so requests prefilled "
+                                               "together all miss",
+                                         "zh": "登记时机：vLLM在调度填满某块的token时就登记该块的hash，同一步里稍后调度的请求"
+                                               "就能命中它；nano-vllm在这一步算完之后才登记，所以一起预填充的请求都不命中"},
     "lab.rule.token_check": {"en": "token check: nano-vllm takes a hash hit only if the block holds the same tokens; "
                                    "vLLM trusts the hash",
                              "zh": "token校验：nano-vllm只有在块中token相同时才接受hash命中；vLLM信任hash"},

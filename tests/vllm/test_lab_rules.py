@@ -48,6 +48,21 @@ def test_the_free_queue_rule_explains_what_vllm_kept():
     assert not result.unexplained
 
 
+def test_registering_when_scheduled_lets_a_request_of_the_same_step_hit():
+    # X and Y share their first block and are sent at once. nano-vllm prefills both in one step: Y
+    # probes X0 before the step registers it, misses, and computes its own copy (X0 stored twice).
+    # vLLM registers X0 when it schedules X, so Y, scheduled next in the same step, takes 4 tokens.
+    X, Y = (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 7, 8)
+    stream = [LabRequest(X, 1, group=0), LabRequest(Y, 1, group=0)]
+    vllm = [Outcome(0, (), frozenset({X[:4]})), Outcome(4, (), frozenset({X[:4]}))]
+    result = replay(stream, [X, Y], [(9,), (9,)], vllm, B, 9, record=False)
+    assert [o.cached_tokens for o in result.nano] == [0, 0]
+    assert result.nano[1].stored == [X[:4], X[:4]]
+    assert result.variants[frozenset({rules.REGISTER_WHEN_SCHEDULED})][1].stored == [X[:4]]
+    assert [(d.index, d.what, d.rules) for d in result.differences] == [
+        (1, "cached_tokens", (rules.REGISTER_WHEN_SCHEDULED,))]
+
+
 def test_a_difference_no_rule_makes_is_reported_unexplained():
     # vLLM claiming a hit on a prompt nobody sent before: no rule does that
     made_up = [Outcome(0, (), frozenset({A0})), Outcome(4, (), frozenset({A0, B0}))]

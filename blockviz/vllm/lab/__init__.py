@@ -29,13 +29,23 @@ Read the result (a LabResult; lists are per request):
     result.nano_session                       # nano-vllm's recorded run, for blockviz's views
     print(result.summary())
 
-The rules, with the source they were read from, are in rules.RULES; views/lab.py draws a result.
+A difference is explained by re-running nano-vllm with vLLM's rules put in (nano.py), one set at a
+time: free_unhashed_first (vLLM's free queue), register_when_scheduled (vLLM hashes a block when it
+schedules it); the token check and the last-token limits are checked directly. The rules, with the
+source they were read from, are in rules.RULES; views/lab.py draws a result (LabView in a notebook).
+
+Keep a run and show it again without a server (a lesson's recorded run):
+
+    save_lab(result, "lab.json", note="vLLM 0.32.0, CPU")
+    result, note = load_lab("lab.json")       # nano-vllm's side replayed now
+
 `replay(...)` is the nano-vllm half alone (pure), for hand-built vLLM outcomes.
 """
 from blockviz.vllm.lab.outcome import Change, Outcome, hit_rate_curve
 from blockviz.vllm.lab.rules import RULES, Difference, explain
 from blockviz.vllm.lab.run import LabResult, lab, replay, run_lab
+from blockviz.vllm.lab.saved import load_lab, save_lab
 from blockviz.vllm.lab.stream import LabRequest, Source, check_stream, corpus_ids, parse, scripted
 
 __all__ = ["run_lab", "lab", "replay", "LabResult", "LabRequest", "Source", "scripted", "parse", "check_stream",
-           "corpus_ids", "Outcome", "Change", "Difference", "explain", "RULES", "hit_rate_curve"]
+           "corpus_ids", "save_lab", "load_lab", "Outcome", "Change", "Difference", "explain", "RULES", "hit_rate_curve"]

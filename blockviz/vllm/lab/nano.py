@@ -6,7 +6,7 @@ from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence
 from blockviz.sim import Simulator
 from blockviz.vllm.lab.outcome import Change, Key, Outcome
-from blockviz.vllm.lab.rules import FREE_UNHASHED_FIRST, VARIANT_RULES
+from blockviz.vllm.lab.rules import FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED, VARIANT_RULES
 
 
 class LabBlockManager(BlockManager):
@@ -23,8 +23,15 @@ class LabBlockManager(BlockManager):
         self.admitted: dict[int, int] = {}      # seq_id -> cached tokens at its first admission
         self.log: list[tuple[str, Key]] = []    # ("stored" | "evicted", key), in order
         self.refused: dict[int, int] = {}       # seq_id -> block index whose hash was found with other tokens
+        self.registered: dict[int, Key] = {}    # block id -> the key it is registered under (logged once)
+        self.scheduled: Sequence | None = None  # the request admitted last, its tokens not registered yet
 
     def can_allocate(self, seq: Sequence) -> int:
+        if self.scheduled is not None:
+            # vLLM's allocate_slots: the blocks the scheduled tokens fill are registered at once, so
+            # the next request of the same step can hit them (postprocess registers them again: a no-op)
+            self.hash_blocks(self.scheduled)
+            self.scheduled = None
         result = super().can_allocate(seq)
         if result != -1 and result < seq.num_blocks - 1:   # why the walk stopped: a miss, or the token check
             h = -1
@@ -38,21 +45,28 @@ class LabBlockManager(BlockManager):
     def allocate(self, seq: Sequence, num_cached_blocks: int):
         super().allocate(seq, num_cached_blocks)
         self.admitted.setdefault(seq.seq_id, seq.num_cached_tokens)
+        if REGISTER_WHEN_SCHEDULED in self.rules:
+            self.scheduled = seq   # the scheduler sets num_scheduled_tokens next
 
     def _allocate_block(self) -> int:
         block = self.blocks[self.free_block_ids[0]]
         if block.hash != -1 and self.hash_to_block_id.get(block.hash) == block.block_id:
             self.log.append(("evicted", self.prefix_of[block.hash]))
+        self.registered.pop(block.block_id, None)
         return super()._allocate_block()
 
     def hash_blocks(self, seq: Sequence):
+        if seq is self.scheduled:
+            self.scheduled = None
         start = seq.num_cached_tokens // self.block_size
         end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size
         super().hash_blocks(seq)
         for i in range(start, end):
-            key = tuple(seq.token_ids[:(i + 1) * self.block_size])
-            self.prefix_of[self.blocks[seq.block_table[i]].hash] = key
-            self.log.append(("stored", key))
+            key, block = tuple(seq.token_ids[:(i + 1) * self.block_size]), self.blocks[seq.block_table[i]]
+            self.prefix_of[block.hash] = key
+            if self.registered.get(block.block_id) != key:
+                self.registered[block.block_id] = key
+                self.log.append(("stored", key))
 
     def deallocate(self, seq: Sequence):
         before = len(self.free_block_ids)

@@ -15,9 +15,10 @@ from itertools import combinations
 from blockviz.vllm.lab.outcome import Key, Outcome
 
 FREE_UNHASHED_FIRST = "free_unhashed_first"
+REGISTER_WHEN_SCHEDULED = "register_when_scheduled"
 TOKEN_CHECK = "token_check"
 LAST_TOKEN = "last_token"
-VARIANT_RULES = (FREE_UNHASHED_FIRST,)
+VARIANT_RULES = (FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED)
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,13 @@ RULES = {
         "v1/core/single_type_kv_cache_manager.py: SingleTypeKVCacheManager.free frees in reverse; "
         "v1/core/block_pool.py: BlockPool.free_blocks prepends blocks without a block_hash to the free queue "
         "(FreeKVCacheBlockQueue.prepend_n, reused first) and appends hashed ones (append_n, LRU)"),
+    REGISTER_WHEN_SCHEDULED: Rule(
+        REGISTER_WHEN_SCHEDULED,
+        "engine/scheduler.py: Scheduler.postprocess calls BlockManager.hash_blocks after the step is computed, "
+        "so requests prefilled in one step cannot hit each other's blocks",
+        "v1/core/kv_cache_manager.py: KVCacheManager.allocate_slots calls coordinator.cache_blocks when it "
+        "schedules the tokens (up to num_computed + num_new tokens), so a request scheduled later in the same "
+        "step already hits them (each layer writes the step's KV before its attention reads it)"),
     TOKEN_CHECK: Rule(
         TOKEN_CHECK,
         "engine/block_manager.py: BlockManager.can_allocate takes a hash hit only if the block's token_ids "
