@@ -63,7 +63,7 @@ STRINGS: dict[str, dict[str, str]] = {
                                "zh": "命中token：vLLM {vllm}，nano-vllm {nano}"},
     "lab.diff.resident": {"en": "held afterwards: only vLLM {only_vllm}; only nano-vllm {only_nano}",
                           "zh": "之后缓存：仅vLLM有：{only_vllm}；仅nano-vllm有：{only_nano}"},
-    "lab.diff.because": {"en": "{what}: {why}", "zh": "{what}：{why}"},
+    "lab.diff.because": {"en": "{what}. Rule: {why}", "zh": "{what}。规则：{why}"},
     "lab.diff.block": {"en": "block {block}: nano-vllm evicted it at its step {step} (request {request})",
                        "zh": "块{block}：nano-vllm在其第{step}步（请求{request}）驱逐了它"},
     "lab.diff.block_vllm": {"en": "block {block}: vLLM evicted it at its step {step} (request {request})",
@@ -78,6 +78,11 @@ STRINGS: dict[str, dict[str, str]] = {
                                            "freed block to the tail",
                                      "zh": "空闲队列：vLLM把没有hash的已释放块放在空闲队列队首、最先复用，有hash的放在队尾；"
                                            "nano-vllm把每个释放的块都追加到队尾"},
+    "lab.short.free_unhashed_first": {"en": "the free queue's order", "zh": "空闲队列的顺序"},
+    "lab.short.register_when_scheduled": {"en": "when a block is registered", "zh": "块的登记时机"},
+    "lab.short.token_check": {"en": "the token check", "zh": "token校验"},
+    "lab.short.last_token": {"en": "the last-token limit", "zh": "最后一个token的上限"},
+    "lab.step": {"en": "step {step}", "zh": "第{step}步"},
     "lab.rule.register_when_scheduled": {"en": "registering: vLLM registers a block's hash when it schedules the "
                                                "tokens that fill it, so a request scheduled later in the same step "
                                                "hits it; nano-vllm registers after the step, so requests prefilled "

@@ -21,7 +21,9 @@ def names(result: LabResult, keys, lang: str) -> str:
 
 
 def steps_cell(result: LabResult, outcome: Outcome, lang: str) -> str:
-    steps = t("lab.steps", lang, first=outcome.steps[0].step, last=outcome.steps[-1].step) if outcome.steps else ""
+    first, last = (outcome.steps[0].step, outcome.steps[-1].step) if outcome.steps else (None, None)
+    steps = "" if first is None else t("lab.step", lang, step=first) if first == last else \
+        t("lab.steps", lang, first=first, last=last)
     return (f'<td><span class="bv-lab-steps">{esc(steps)}</span><br>+ {esc(names(result, outcome.stored, lang))}'
             f'<br>− {esc(names(result, outcome.evicted, lang))}</td>')
 
@@ -40,10 +42,10 @@ def difference_text(result: LabResult, d: rules.Difference, lang: str) -> str:
         block = result.first_missing_block(d)
         evidence = where_evicted(result, block, d.index, lang) if block is not None else ""
     else:
-        what = t("lab.diff.resident", lang, only_vllm=names(result, sorted(d.only_vllm), lang),
-                 only_nano=names(result, sorted(d.only_nano), lang))
+        what = t("lab.diff.resident", lang, only_vllm=names(result, sorted(d.only_vllm, key=result.block_place), lang),
+                 only_nano=names(result, sorted(d.only_nano, key=result.block_place), lang))
         evidence = ""
-    why = "; ".join(t(f"lab.rule.{r}", lang) for r in d.rules) if d.rules else t("lab.unexplained", lang)
+    why = " + ".join(t(f"lab.short.{r}", lang) for r in d.rules) if d.rules else t("lab.unexplained", lang)
     cls = "bv-lab-why" if d.explained else "bv-lab-why bv-lab-unexplained"
     return (f'<div class="{cls}" data-what="{esc(d.what)}" data-rules="{esc(" ".join(d.rules))}">'
             f'{esc(t("lab.diff.because", lang, what=what, why=why))}' + (f'<br><small>{esc(evidence)}</small>' if evidence else "") + "</div>")

@@ -1,5 +1,8 @@
 """The policy lab against the real vLLM of the session (conftest.py, 16 blocks): a workload built to
 make the engines differ, each explained difference checked against what both engines did."""
+import subprocess
+import sys
+
 import pytest
 
 from blockviz.trace.events import BlockAllocated
@@ -104,3 +107,21 @@ def test_a_saved_run_loads_and_explains_the_same(result, tmp_path):
     assert note == "vLLM 0.32.0 CPU"
     assert loaded.differences == result.differences and loaded.prompts == result.prompts
     assert loaded.hit_rates() == result.hit_rates()
+
+
+def test_the_command_runs_a_typed_stream(vllm_server, tmp_path):
+    typed = tmp_path / "stream.txt"
+    typed.write_text("# a typed stream: a request, a chat turn after it, token ids\n"
+                     "It is a truth universally acknowledged, that a single man in possession of a good fortune, "
+                     "must be in want of a wife. However little known the feelings or views of such a man may be\n"
+                     "> on his first entering a neighbourhood, this truth is so well fixed\n"
+                     "[5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, "
+                     "30, 31, 32, 33, 34, 35, 36, 37]\n", encoding="utf-8")
+    page = tmp_path / "lab.html"
+    done = subprocess.run([sys.executable, "-m", "blockviz", "vllm", "lab", "--api", vllm_server.api, "--events",
+                           vllm_server.events, "--replay", vllm_server.replay, "--file", str(typed), "--max-tokens", "3",
+                           "--html", str(page), "--lang", "zh"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("3 requests; block size 32; vLLM 16 blocks")
+    html = page.read_text(encoding="utf-8")
+    assert 'data-view="lab"' in html and html.count("<tr data-index=") == 3 and "策略实验" in html

@@ -35,7 +35,7 @@ def test_each_difference_names_its_rule_and_the_eviction_behind_it(result):
         ("resident", rules.FREE_UNHASHED_FIRST), ("cached_tokens", rules.FREE_UNHASHED_FIRST),
         ("resident", rules.FREE_UNHASHED_FIRST)]
     text = "".join(why[1].itertext())
-    assert t("lab.rule.free_unhashed_first") in text
+    assert t("lab.short.free_unhashed_first") in text
     assert t("lab.diff.block", block=result.block_name(A0), step=result.nano[2].steps[0].step, request="2") in text
 
 

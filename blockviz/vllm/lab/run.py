@@ -50,12 +50,17 @@ class LabResult:
         return {"vllm": hit_rate_curve(lengths, [o.cached_tokens for o in self.vllm]),
                 "nano": hit_rate_curve(lengths, [o.cached_tokens for o in self.nano])}
 
-    def block_name(self, key: Key) -> str:
-        """A block as `label:index`: the first request whose prompt or reply holds it, and where."""
+    def block_place(self, key: Key) -> tuple[int, int]:
+        """(the first request whose prompt or reply holds the block, its index there); -1 for none."""
         for i, (p, g) in enumerate(zip(self.prompts, self.generated)):
             if tuple((p + g)[:len(key)]) == key:
-                return f"{self.labels[i]}:{len(key) // self.block_size - 1}"
-        return f"?:{len(key) // self.block_size - 1}"
+                return i, len(key) // self.block_size - 1
+        return -1, len(key) // self.block_size - 1
+
+    def block_name(self, key: Key) -> str:
+        """A block as `label:index` (block_place), e.g. "R3:0"."""
+        request, index = self.block_place(key)
+        return f"{self.labels[request] if request >= 0 else '?'}:{index}"
 
     def last_token_rule_agrees(self) -> list[int]:
         """Requests where the two engines' hit limits differ (rules.LAST_TOKEN): none, by arithmetic."""
