@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from blockviz.sim import Simulator
+from blockviz.trace.events import BlockAllocated, HashRegistered
 from blockviz.vllm.lab import LabRequest, Outcome, hit_rate_curve, parse, replay
 from blockviz.vllm.lab import rules
 from blockviz.vllm.lab.nano import LabBlockManager, run_nano
@@ -102,6 +103,29 @@ def test_without_rules_the_lab_block_manager_decides_as_nano_vllm(requests, num_
     ours, theirs = sim.scheduler.block_manager, plain.scheduler.block_manager
     assert list(ours.free_block_ids) == list(theirs.free_block_ids)
     assert ours.hash_to_block_id == theirs.hash_to_block_id
+
+
+@given(st.lists(st.tuples(st.lists(st.integers(0, 2), min_size=1, max_size=13), st.integers(1, 6), st.booleans()),
+                min_size=1, max_size=8))
+def test_what_the_lab_logs_for_nano_is_what_its_recording_says(requests):
+    # the per-step stores and evictions the lab shows are the recording's HashRegistered and evicting
+    # BlockAllocated events, step by step (a request flagged True joins the previous one's batch)
+    batches_in: list[list] = []
+    for prompt, n, joins in requests:
+        if -(-(len(prompt) + n) // B) > 8:
+            continue
+        if joins and batches_in:
+            batches_in[-1].append((tuple(prompt), (5,) * n))
+        else:
+            batches_in.append([(tuple(prompt), (5,) * n)])
+    if not batches_in:
+        return
+    sim, outcomes = run_nano(batches_in, 8, B, record=True)
+    logged = {c.step: (len(c.stored), len(c.evicted)) for o in outcomes for c in o.steps}
+    recorded = {step: (sum(isinstance(e, HashRegistered) for e in sim.events(step)),
+                       sum(isinstance(e, BlockAllocated) and e.evicted_hash != -1 for e in sim.events(step)))
+                for step in range(1, sim.last_step + 1)}
+    assert logged == recorded
 
 
 @given(st.integers(1, 5000), st.integers(1, 300))

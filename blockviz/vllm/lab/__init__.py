@@ -43,9 +43,9 @@ Keep a run and show it again without a server (a lesson's recorded run):
 """
 from blockviz.vllm.lab.outcome import Change, Outcome, hit_rate_curve
 from blockviz.vllm.lab.rules import RULES, Difference, explain
-from blockviz.vllm.lab.run import LabResult, lab, replay, run_lab
+from blockviz.vllm.lab.run import LabResult, replay, run_lab
 from blockviz.vllm.lab.saved import load_lab, save_lab
 from blockviz.vllm.lab.stream import LabRequest, Source, check_stream, corpus_ids, parse, scripted
 
-__all__ = ["run_lab", "lab", "replay", "LabResult", "LabRequest", "Source", "scripted", "parse", "check_stream",
+__all__ = ["run_lab", "replay", "LabResult", "LabRequest", "Source", "scripted", "parse", "check_stream",
            "corpus_ids", "save_lab", "load_lab", "Outcome", "Change", "Difference", "explain", "RULES", "hit_rate_curve"]

@@ -152,9 +152,3 @@ def replay(stream: list[LabRequest], prompts: list[tuple[int, ...]], generated: 
             session = sim
     return LabResult(list(stream), prompts, generated, order, vllm, variants, block_size, vllm_blocks, session)
 
-
-def lab(stream: list[LabRequest], api: str = "http://127.0.0.1:8000", events: str = "tcp://127.0.0.1:5557",
-        replay_endpoint: str | None = None, **options) -> LabResult:
-    """run_lab against the server at `api`, its KV events watched at `events` for the run."""
-    with Watch(events, api, replay_endpoint) as watch:
-        return run_lab(stream, Client(api), watch, **options)
