@@ -1178,9 +1178,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "vLLM reuses whole blocks only: the answer is a multiple of B = {B}.",
         "zh": "vLLM 只复用整块：答案是 B = {B} 的倍数。"},
     "vllm_cached.solution": {
-        "en": "The prompt has {n} tokens, so at most (n − 1) // B = {most} full blocks can hit (B = {B}). Walking "
+        "en": "The prompt has {n} tokens, so at most `(n − 1) // B` = {most} full blocks can hit (B = {B}). Walking "
               "them from the first, {blocks} are found, each under its parent's hash: **{answer}** tokens.",
-        "zh": "提示有 {n} 个 token，所以最多 (n − 1) // B = {most} 个完整块可以命中（B = {B}）。从第一块往下走，"
+        "zh": "提示有 {n} 个 token，所以最多 `(n − 1) // B` = {most} 个完整块可以命中（B = {B}）。从第一块往下走，"
               "找到 {blocks} 块，每块都挂在父块的 hash 之下：**{answer}** 个 token。"},
     "router_pick.cache": {
         "en": "{count} vLLM instances (block size B = {B}) behind a KV-aware router; each one's prefix cache as its "

@@ -17,6 +17,7 @@ LESSONS: dict[str, dict[str, str]] = {
     "07_paged_attention": {"en": "Paged attention", "zh": "分页注意力"},
     "08_beyond_nano_vllm": {"en": "Beyond nano-vllm (optional)", "zh": "nano-vllm 之外（选学）"},
     "09_classroom_demo": {"en": "The classroom demo", "zh": "课堂演示"},
+    "10_real_engine": {"en": "A real engine: vLLM's prefix cache, live", "zh": "真实的引擎：实时观察 vLLM 的前缀缓存"},
     "11_capstone": {"en": "Capstone: predict a whole run", "zh": "综合练习：预测一整段运行"},
     "12_review": {"en": "Review: lessons 01–07, mixed", "zh": "复习：第 01–07 课交错练习"},
     # the build-it-yourself track (blockviz/build/): after the numbered lessons

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import atexit
 import json
+import os
 import socket
 import subprocess
+import tempfile
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -25,11 +27,10 @@ from pathlib import Path
 from blockviz.exercises.kinds.recorded import phase_ends, watch_until
 from blockviz.lessons.catalog import REPO_DIR
 from blockviz.models import DEFAULT_MODEL_DIR
-from blockviz.vllm import router
 from blockviz.vllm.fleet import Fleet, chat_stream
 from blockviz.vllm.lab import run as lab_run
-from blockviz.vllm.lab.outcome import Change, Outcome
-from blockviz.vllm.lab.stream import LabRequest, scripted
+from blockviz.vllm.lab import saved as lab_saved
+from blockviz.vllm.lab.stream import scripted
 from blockviz.vllm.serve import PROJECT_VLLM_PYTHON, Server, ServerSettings
 from blockviz.vllm.watch import Watch, load
 
@@ -84,8 +85,11 @@ class Run:
         self.close()
 
 
+REPLAY_ENV = "BLOCKVIZ_VLLM_REPLAY"   # set to 1: replay the recordings even where vLLM is installed
+
+
 def live_available() -> bool:
-    return PROJECT_VLLM_PYTHON.is_file()
+    return PROJECT_VLLM_PYTHON.is_file() and os.environ.get(REPLAY_ENV) != "1"
 
 
 def corpus_tokens() -> list[int]:
@@ -186,40 +190,34 @@ def predicted_at(path: Path, step: int, prompt: list[int]) -> int:
     return watch.cached_tokens(prompt) if step >= 0 else 0
 
 
-def open_run(log: str | Path | None = None) -> Run:
-    """Live when the project's vLLM environment exists, else the shipped recording."""
+LIVE_LOG = Path(tempfile.gettempdir()) / "blockviz-lesson10-vllm.log"
+
+
+def open_run(log: str | Path | None = LIVE_LOG) -> Run:
+    """Live when the project's vLLM environment exists (vLLM's own log in `log`, not in the
+    notebook), else the shipped recording."""
     return run_live(log) if live_available() else load_recorded()
 
 
 # -- the policy lab ------------------------------------------------------------------------------
 
 def lab_live(run: Run) -> lab_run.LabResult:
-    """The lab's stream on the run's server (its cache emptied first and after)."""
-    return lab_run.run_lab(scripted(LAB_STREAM), run.server.client, run.watch, blocks=BLOCKS, block_size=BLOCK_SIZE)
+    """The lab's stream on the run's server (its cache emptied first and after: vLLM publishes the
+    clear with its next step, so a one-token prompt, which fills no block, brings it to the watch)."""
+    result = lab_run.run_lab(scripted(LAB_STREAM), run.server.client, run.watch, blocks=BLOCKS, block_size=BLOCK_SIZE)
+    run.server.client.complete([0], max_tokens=1)
+    run.watch.settle()
+    return result
 
 
 def save_lab(result: lab_run.LabResult, meta: dict, path: Path = LAB):
-    keys = lambda ks: [list(k) for k in ks]   # noqa: E731
-    vllm = [{"cached_tokens": o.cached_tokens, "resident": keys(sorted(o.resident)),
-             "steps": [{"step": c.step, "stored": keys(c.stored), "evicted": keys(c.evicted)} for c in o.steps]}
-            for o in result.vllm]
-    data = {"meta": meta, "stream": LAB_STREAM, "block_size": result.block_size, "vllm_blocks": result.vllm_blocks,
-            "requests": [asdict(r) for r in result.requests], "prompts": [list(p) for p in result.prompts],
-            "generated": [list(g) for g in result.generated], "vllm": vllm}
-    path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    lab_saved.save_lab(result, path, note=f"vLLM {meta['vllm']}, {meta['recorded_at']}")
 
 
-def load_lab(path: Path = LAB) -> tuple[lab_run.LabResult, dict]:
-    """vLLM's side as recorded; nano-vllm's side run again now, by the lab's own replay."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    keys = lambda ks: tuple(tuple(k) for k in ks)   # noqa: E731
-    requests = [LabRequest(**{**r, "tokens": tuple(r["tokens"])}) for r in data["requests"]]
-    vllm = [Outcome(o["cached_tokens"], tuple(Change(c["step"], keys(c["stored"]), keys(c["evicted"]))
-                                              for c in o["steps"]), frozenset(keys(o["resident"])))
-            for o in data["vllm"]]
-    result = lab_run.replay(requests, [tuple(p) for p in data["prompts"]], [tuple(g) for g in data["generated"]],
-                            vllm, data["block_size"], data["vllm_blocks"])
-    return result, data["meta"]
+def load_lab(path: Path = LAB) -> tuple[lab_run.LabResult, str]:
+    """vLLM's side as recorded; nano-vllm's side run again now, by the lab's own replay; the note
+    says which vLLM and when."""
+    return lab_saved.load_lab(path)
 
 
 # -- two instances behind a router ---------------------------------------------------------------
@@ -272,8 +270,3 @@ def save_fleet(run: FleetRun, base: Path = FLEET):
 def load_fleet(base: Path = FLEET) -> FleetRun:
     data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
     return FleetRun(load(base.with_suffix(".jsonl")), data["instances"], data["prompts"], data["routed"], data["meta"])
-
-
-def choose_at(path: Path, step: int, prompt: list[int], instances: dict[str, str]) -> router.Choice:
-    """The KV-aware router's choice for `prompt` with the caches as they were at `step`."""
-    return router.choose(watch_until(path, step), prompt, instances)
