@@ -1,9 +1,10 @@
 """blockviz's LLM beside transformers' generate and vLLM: the same model, prompts and greedy
 settings, in one run.
 
-    .venv/bin/python bench/peers.py [--model PATH] [--threads 2] [--repeats 3] [--block-size 256 16] [--no-vllm]
+    .venv/bin/python bench/peers.py [--model PATH] [--threads 2] [--repeats 3] [--block-size 256 16]
+                                    [--batch 1 8 32] [--no-vllm]
 
-For batch 1, 8 and 32: prompts of 64 random tokens with distinct first tokens (no shared prefixes),
+For batch 1, 8 and 32 (or --batch): prompts of 64 random tokens with distinct first tokens (no shared prefixes),
 64 generated tokens each, greedy, EOS ignored. Every round draws new prompts, one set for the
 1-token generate and another for the 64-token one, so no engine serves a prompt from its prefix
 cache (the same prompts twice would let blockviz at block size 16 and vLLM skip the second prefill,
@@ -126,7 +127,7 @@ def start_vllm(args, model: Path) -> tuple[Vllm | None, str]:
         return None, f"no vLLM environment at {PROJECT_VLLM_PYTHON.parent.parent} (create it with `{MAKE_ENV}`)"
     print(f"starting vLLM ({PROJECT_VLLM_PYTHON}; log in {VLLM_LOG}) ...", flush=True)
     try:
-        return Vllm(PROJECT_VLLM_PYTHON, model, args.threads, max(BATCHES)), ""
+        return Vllm(PROJECT_VLLM_PYTHON, model, args.threads, max(args.batch)), ""
     except RuntimeError as e:
         return None, str(e)
 
@@ -143,8 +144,11 @@ def main():
     parser.add_argument("--repeats", type=int, default=3, help="rounds after the warm-up; each figure is the best")
     parser.add_argument("--block-size", type=int, nargs="+", default=[Config.kvcache_block_size, 16],
                         help="blockviz's KV block sizes, one engine each (default: the LLM's default and 16)")
+    parser.add_argument("--batch", type=int, nargs="+", default=list(BATCHES), help="batch sizes (default: 1 8 32)")
     parser.add_argument("--no-vllm", action="store_true", help="leave vLLM out")
     args = parser.parse_args()
+    if min(args.batch) < 1:
+        parser.error("--batch: every batch size must be at least 1")
     torch.set_num_threads(args.threads)
     hf = Transformers(args.model)
     engines = [Blockviz(args.model, size, record=True) for size in args.block_size]
@@ -159,7 +163,7 @@ def main():
     print(f"{'batch':>5}  {'engine':<27} {'prefill tok/s (x HF)':>21} {'decode tok/s (x HF)':>20} "
           f"{'generate ms (x HF)':>19}  same tokens", flush=True)
     try:
-        for batch in BATCHES:
+        for batch in args.batch:
             print_rows(batch, measure(engines, batch, vocab, args.repeats))
     finally:
         if vllm:

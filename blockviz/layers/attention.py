@@ -65,11 +65,13 @@ def masked_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, allowed:
     # GQA: query head h reads KV head h // group (the HF and flash-attn convention). Rather than
     # copy every KV head `group` times, the group's query heads become more query rows of their KV
     # head, [S, kv_heads, Lq * group, D], each row keeping its token's mask row: the same scores,
-    # without the copy (half the attention time on CPU).
+    # without the copy (half the attention time on CPU). The mask rows are repeated by a broadcast
+    # view, which stays a view (no op at all) in decode, where Lq is 1.
     q = q.reshape(num_seqs, len_q, num_kv_heads, group, head_dim).transpose(1, 2)
+    mask = allowed[:, None, :, None, :].expand(-1, -1, -1, group, -1).flatten(2, 3)
     out = F.scaled_dot_product_attention(
         q.reshape(num_seqs, num_kv_heads, len_q * group, head_dim), k.transpose(1, 2), v.transpose(1, 2),
-        attn_mask=allowed.repeat_interleave(group, dim=1)[:, None], scale=scale,
+        attn_mask=mask, scale=scale,
     )
     out = out.view(num_seqs, num_kv_heads, len_q, group, head_dim).transpose(1, 2)
     return out.reshape(num_seqs, len_q, num_heads, head_dim)

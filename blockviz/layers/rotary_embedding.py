@@ -3,11 +3,14 @@ from torch import nn
 
 
 def apply_rotary_emb(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-    # "Rotate half" layout (HF Llama/Qwen): dims i and i + d/2 form one rotating pair.
-    x1, x2 = torch.chunk(x.float(), 2, dim=-1)
-    y1 = x1 * cos - x2 * sin
-    y2 = x2 * cos + x1 * sin
-    return torch.cat((y1, y2), dim=-1).to(x.dtype)
+    # "Rotate half" layout (HF Llama/Qwen): dims i and i + d/2 form one rotating pair,
+    # y1 = x1 * cos - x2 * sin and y2 = x2 * cos + x1 * sin (nano-vllm's lines). Here cos and sin
+    # come full width, [cos, cos] and [-sin, sin], so both halves are one sum over the whole head:
+    # three ops and a cat instead of six and a cat (each op is a torch call, most of a small
+    # model's step), and bit for bit the same numbers (x1 * cos + x2 * -sin == x1 * cos - x2 * sin).
+    x32 = x.float()
+    x1, x2 = torch.chunk(x32, 2, dim=-1)
+    return (x32 * cos + torch.cat((x2, x1), dim=-1) * sin).to(x.dtype)
 
 
 class RotaryEmbedding(nn.Module):
@@ -17,8 +20,10 @@ class RotaryEmbedding(nn.Module):
         inv_freq = 1.0 / (base ** (torch.arange(0, head_size, 2, dtype=torch.float) / head_size))
         t = torch.arange(max_position_embeddings, dtype=torch.float)
         freqs = torch.outer(t, inv_freq)
-        # [max_pos, 1, head_size]: one row per position, broadcast over heads.
-        cache = torch.cat((freqs.cos(), freqs.sin()), dim=-1).unsqueeze_(1)
+        # [max_pos, 1, 2 * head_size]: one row per position, broadcast over heads; cos and sin each
+        # full width, laid out as apply_rotary_emb takes them.
+        cos, sin = freqs.cos(), freqs.sin()
+        cache = torch.cat((cos, cos, -sin, sin), dim=-1).unsqueeze_(1)
         self.register_buffer("cos_sin_cache", cache, persistent=False)
 
     def forward(

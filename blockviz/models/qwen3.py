@@ -8,7 +8,7 @@ Differences from nano-vllm's qwen3.py, on purpose:
 - tied embeddings share one Parameter (not just its data), so training updates a single matrix;
 - one RoPE module per model, handed to every layer. nano-vllm shares one per process through
   lru_cache on get_rope; a second model moved to another device would then move the first one's.
-  Per layer instead, Qwen3-0.6B's 40 960-position cos/sin cache would cost 28 × 21 MB.
+  Per layer instead, Qwen3-0.6B's 40 960-position cos/sin cache would cost 28 × 42 MB.
 """
 import torch
 from torch import nn
