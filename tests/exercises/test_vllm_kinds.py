@@ -131,3 +131,15 @@ def test_router_pick_refuses_an_instance_that_is_not_there():
     for lang in ("en", "zh"):
         result = ex.check("3", lang)
         assert result.malformed and "1..2" in result.message
+
+
+@pytest.mark.parametrize("kind", ["vllm_cached", "router_pick"])
+def test_many_seeds_read_in_both_languages_and_accept_their_answer(kind):
+    import re
+    for seed in range(30):
+        ex = exercises.make(kind, seed)
+        for lang in ("en", "zh"):
+            texts = [ex.prompt_in(lang), ex.hint(lang), ex.solution(lang)]
+            assert not any(re.search(r"\b(?:vllm_cached|router_pick|recorded)\.\w", t) for t in texts), ex.id
+            assert ex.check(ex.answer_text(lang), lang).correct, ex.id
+        assert exercises.from_id(ex.id).params == ex.params
