@@ -80,8 +80,15 @@ STRINGS: dict[str, dict[str, str]] = {
                                            "nano-vllm把每个释放的块都追加到队尾"},
     "lab.short.free_unhashed_first": {"en": "the free queue's order", "zh": "空闲队列的顺序"},
     "lab.short.register_when_scheduled": {"en": "when a block is registered", "zh": "块的登记时机"},
+    "lab.short.running_cap": {"en": "the cap on running requests", "zh": "运行中请求数的上限"},
+    "lab.rule.running_cap": {"en": "running cap: vLLM admits a waiting request only while fewer than max_num_seqs "
+                                   "run, so the rest of a burst waits; nano-vllm's max_num_seqs caps one step's "
+                                   "batch, so it admits every waiting request that fits",
+                             "zh": "运行上限：vLLM只在运行中的请求少于max_num_seqs时才接纳等待中的请求，突发里其余的请求只能等；"
+                                   "nano-vllm的max_num_seqs限制的是一步的批次，放得下的等待请求都会被接纳"},
     "lab.short.token_check": {"en": "the token check", "zh": "token校验"},
     "lab.short.last_token": {"en": "the last-token limit", "zh": "最后一个token的上限"},
+    "lab.or": {"en": "{rules} (or as well: {other})", "zh": "{rules}（同样能解释的：{other}）"},
     "lab.step": {"en": "step {step}", "zh": "第{step}步"},
     "lab.rule.register_when_scheduled": {"en": "registering: vLLM registers a block's hash when it schedules the "
                                                "tokens that fill it, so a request scheduled later in the same step "

@@ -45,7 +45,10 @@ def difference_text(result: LabResult, d: rules.Difference, lang: str) -> str:
         what = t("lab.diff.resident", lang, only_vllm=names(result, sorted(d.only_vllm, key=result.block_place), lang),
                  only_nano=names(result, sorted(d.only_nano, key=result.block_place), lang))
         evidence = ""
-    why = " + ".join(t(f"lab.short.{r}", lang) for r in d.rules) if d.rules else t("lab.unexplained", lang)
+    short = lambda names: " + ".join(t(f"lab.short.{r}", lang) for r in names)
+    why = short(d.rules) if d.rules else t("lab.unexplained", lang)
+    if d.alternatives:
+        why = t("lab.or", lang, rules=why, other="; ".join(short(a) for a in d.alternatives))
     cls = "bv-lab-why" if d.explained else "bv-lab-why bv-lab-unexplained"
     return (f'<div class="{cls}" data-what="{esc(d.what)}" data-rules="{esc(" ".join(d.rules))}">'
             f'{esc(t("lab.diff.because", lang, what=what, why=why))}' + (f'<br><small>{esc(evidence)}</small>' if evidence else "") + "</div>")

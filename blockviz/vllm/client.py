@@ -72,6 +72,14 @@ class Client:
         """The KV-event publisher settings per data-parallel rank, as the server reports them."""
         return json.loads(self._call("/kv_event_sources"))
 
+    def server_config(self) -> dict:
+        """vLLM's whole configuration (/server_info, a development endpoint like /reset_prefix_cache);
+        empty when the server does not offer it."""
+        try:
+            return json.loads(self._call("/server_info?config_format=json")).get("vllm_config") or {}
+        except ServerError:
+            return {}
+
     def cache_config(self) -> dict[str, str]:
         """vLLM's CacheConfig as /metrics reports it (vllm:cache_config_info labels: num_gpu_blocks,
         block_size, enable_prefix_caching, ...); empty when the server does not report it."""

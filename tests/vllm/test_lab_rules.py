@@ -64,6 +64,24 @@ def test_registering_when_scheduled_lets_a_request_of_the_same_step_hit():
         (1, "cached_tokens", (rules.REGISTER_WHEN_SCHEDULED,))]
 
 
+def test_vllms_running_cap_runs_a_burst_one_by_one_and_ties_are_all_shown():
+    # with vLLM's max_num_seqs 1, X runs alone and Y, admitted after it, finds X0: 4 tokens. Putting
+    # in either running_cap or register_when_scheduled makes nano-vllm do that: both are named
+    X, Y = (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 7, 8)
+    _, capped = run_nano([[(X, (9,)), (Y, (9,))]], 8, B, frozenset({rules.RUNNING_CAP}), max_num_seqs=1)
+    _, in_turn = run_nano([[(X, (9,))], [(Y, (9,))]], 8, B)
+    assert [o.cached_tokens for o in capped] == [o.cached_tokens for o in in_turn] == [0, 4]
+    assert len({o.steps for o in capped}) == 1 and len(capped[0].steps) == 2   # one batch: X's step, then Y's
+    stream = [LabRequest(X, 1, group=0), LabRequest(Y, 1, group=0)]
+    vllm = [Outcome(0, (), frozenset({X[:4]})), Outcome(4, (), frozenset({X[:4]}))]
+    result = replay(stream, [X, Y], [(9,), (9,)], vllm, B, 9, record=False, vllm_max_num_seqs=1)
+    [d] = result.differences
+    assert (d.rules, d.alternatives) == ((rules.REGISTER_WHEN_SCHEDULED,), ((rules.RUNNING_CAP,),))
+    assert "register_when_scheduled (or running_cap)" in result.summary()
+    with pytest.raises(ValueError, match="needs vLLM's max_num_seqs"):
+        run_nano([[(X, (9,))]], 8, B, frozenset({rules.RUNNING_CAP}))
+
+
 def test_a_difference_no_rule_makes_is_reported_unexplained():
     # vLLM claiming a hit on a prompt nobody sent before: no rule does that
     made_up = [Outcome(0, (), frozenset({A0})), Outcome(4, (), frozenset({A0, B0}))]

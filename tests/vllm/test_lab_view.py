@@ -75,3 +75,13 @@ def test_the_widget_shows_a_result_and_a_new_one(result):
     view.show(lab_of([A], VLLM_HANDMADE[:1]))
     assert 'data-index="1"' not in view.value
     assert result._repr_html_() == render_lab(result)
+
+
+def test_every_rule_of_the_stylesheet_styles_something_the_view_draws(result):
+    import re
+    from blockviz.views.lab import CSS
+    made_up = [Outcome(0, (), frozenset({A0})), Outcome(4, (), frozenset({A0, Bq[:4]}))]
+    pages = render_lab(result) + render_lab(lab_of([A, Bq], made_up))
+    drawn = {c for classes in re.findall(r'class="([^"]*)"', pages) for c in classes.split()}
+    styled = set(re.findall(r"\.(bv-lab[\w-]*)", CSS.read_text()))
+    assert styled <= drawn and "bv-lab" in styled

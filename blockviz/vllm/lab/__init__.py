@@ -31,7 +31,7 @@ Read the result (a LabResult; lists are per request):
 
 A difference is explained by re-running nano-vllm with vLLM's rules put in (nano.py), one set at a
 time: free_unhashed_first (vLLM's free queue), register_when_scheduled (vLLM hashes a block when it
-schedules it); the token check and the last-token limits are checked directly. The rules, with the
+schedules it), running_cap (vLLM runs at most --max-num-seqs requests at once); the token check and the last-token limits are checked directly. The rules, with the
 source they were read from, are in rules.RULES; views/lab.py draws a result (LabView in a notebook).
 
 Keep a run and show it again without a server (a lesson's recorded run):

@@ -6,7 +6,7 @@ from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence
 from blockviz.sim import Simulator
 from blockviz.vllm.lab.outcome import Change, Key, Outcome
-from blockviz.vllm.lab.rules import FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED, VARIANT_RULES
+from blockviz.vllm.lab.rules import BLOCK_RULES, FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED, RUNNING_CAP
 
 
 class LabBlockManager(BlockManager):
@@ -15,9 +15,9 @@ class LabBlockManager(BlockManager):
 
     def __init__(self, num_blocks: int, block_size: int, rules: frozenset[str] = frozenset()):
         super().__init__(num_blocks, block_size)
-        unknown = set(rules) - set(VARIANT_RULES)
+        unknown = set(rules) - set(BLOCK_RULES)
         if unknown:
-            raise ValueError(f"no nano-vllm variant for rules {sorted(unknown)}; choose from {VARIANT_RULES}")
+            raise ValueError(f"no BlockManager variant for rules {sorted(unknown)}; choose from {BLOCK_RULES}")
         self.rules = frozenset(rules)
         self.prefix_of: dict[int, Key] = {}     # hash -> the tokens of its whole prefix
         self.admitted: dict[int, int] = {}      # seq_id -> cached tokens at its first admission
@@ -85,21 +85,28 @@ Played = tuple[tuple[int, ...], tuple[int, ...]]   # (prompt, generated tokens) 
 
 
 def run_nano(batches: list[list[Played]], num_blocks: int, block_size: int,
-             rules: frozenset[str] = frozenset(), record: bool = False) -> tuple[Simulator, list[Outcome]]:
-    """Each batch added at once and run to completion, each request generating exactly its script.
-    Returns the simulator (its recording, with record=True) and one Outcome per request, in order."""
+             rules: frozenset[str] = frozenset(), record: bool = False,
+             max_num_seqs: int | None = None) -> tuple[Simulator, list[Outcome]]:
+    """Each batch added at once and run to completion, each request generating exactly its script
+    (with rules.RUNNING_CAP, a batch is handed over so that at most `max_num_seqs`, vLLM's, are
+    unfinished at once). Returns the simulator (its recording, with record=True) and one Outcome per
+    request, in order."""
     if rules and record:
         raise ValueError("a recording replays nano-vllm's own BlockManager: record only the run without rules")
+    if RUNNING_CAP in rules and max_num_seqs is None:
+        raise ValueError("the running_cap rule needs vLLM's max_num_seqs")
     longest = max(len(p) + len(g) for batch in batches for p, g in batch)
     sim = Simulator(num_blocks=num_blocks, block_size=block_size, eos=-1, record=record,
                     max_model_len=max(longest, 1))
-    bm = sim.scheduler.block_manager = LabBlockManager(num_blocks, block_size, rules)
+    bm = sim.scheduler.block_manager = LabBlockManager(num_blocks, block_size, rules & frozenset(BLOCK_RULES))
     outcomes: list[Outcome] = []
     for batch in batches:
-        seqs = [sim.add(list(prompt), max_tokens=len(generated), ignore_eos=True, script=list(generated))
-                for prompt, generated in batch]
-        changes = []
-        while not sim.is_finished():
+        pending, seqs, changes = list(batch), [], []
+        cap = max_num_seqs if RUNNING_CAP in rules else len(batch)
+        while pending or not sim.is_finished():
+            while pending and len(sim.scheduler.running) + len(sim.scheduler.waiting) < cap:
+                prompt, generated = pending.pop(0)
+                seqs.append(sim.add(list(prompt), max_tokens=len(generated), ignore_eos=True, script=list(generated)))
             seen = len(bm.log)
             sim.step()
             done = bm.log[seen:]

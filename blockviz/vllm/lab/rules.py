@@ -16,9 +16,11 @@ from blockviz.vllm.lab.outcome import Key, Outcome
 
 FREE_UNHASHED_FIRST = "free_unhashed_first"
 REGISTER_WHEN_SCHEDULED = "register_when_scheduled"
+RUNNING_CAP = "running_cap"
 TOKEN_CHECK = "token_check"
 LAST_TOKEN = "last_token"
-VARIANT_RULES = (FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED)
+BLOCK_RULES = (FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED)   # put in by nano.py's LabBlockManager
+VARIANT_RULES = BLOCK_RULES + (RUNNING_CAP,)                   # running_cap: by run_nano, which feeds requests
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,13 @@ RULES = {
         "v1/core/kv_cache_manager.py: KVCacheManager.allocate_slots calls coordinator.cache_blocks when it "
         "schedules the tokens (up to num_computed + num_new tokens), so a request scheduled later in the same "
         "step already hits them (each layer writes the step's KV before its attention reads it)"),
+    RUNNING_CAP: Rule(
+        RUNNING_CAP,
+        "engine/scheduler.py: Scheduler.schedule caps the requests of one step at max_num_seqs, so it admits "
+        "every waiting request that fits while others run",
+        "v1/core/sched/scheduler.py: Scheduler.schedule admits a waiting request only while len(self.running) < "
+        "max_num_active_reqs (--max-num-seqs; blockviz vllm serve gives 4 on CPU), so the rest of a burst waits "
+        "for a request to finish"),
     TOKEN_CHECK: Rule(
         TOKEN_CHECK,
         "engine/block_manager.py: BlockManager.can_allocate takes a hash hit only if the block's token_ids "
@@ -68,6 +77,7 @@ class Difference:
     only_vllm: frozenset[Key]     # blocks held by one engine only ("resident")
     only_nano: frozenset[Key]
     rules: tuple[str, ...]        # empty: unexplained
+    alternatives: tuple[tuple[str, ...], ...] = ()   # other sets as small that explain it as well
 
     @property
     def explained(self) -> bool:
@@ -92,16 +102,21 @@ def explain(vllm: list[Outcome], variants: dict[frozenset[str], list[Outcome]]) 
                            ("resident", lambda a, b: a.resident == b.resident)):
             if same(v, n):
                 continue
-            rules: tuple[str, ...] = ()
+            found: list[tuple[str, ...]] = []
             if same(v, variants[everything][i]):
-                rules = tuple(sorted(next(s for s in sorted(variants, key=len) if same(v, variants[s][i]))))
-            if not rules and what == "cached_tokens" and n.refused_block is not None and v.cached_tokens > n.cached_tokens:
-                rules = (TOKEN_CHECK,)
+                matching = [s for s in variants if s and same(v, variants[s][i])]
+                smallest = min(len(s) for s in matching)
+                found = sorted((tuple(sorted(s, key=VARIANT_RULES.index)) for s in matching if len(s) == smallest),
+                               key=lambda rs: [VARIANT_RULES.index(r) for r in rs])
+            if not found and what == "cached_tokens" and n.refused_block is not None and v.cached_tokens > n.cached_tokens:
+                found = [(TOKEN_CHECK,)]
+            rules, alternatives = (found[0], tuple(found[1:])) if found else ((), ())
             if what == "cached_tokens":
-                out.append(Difference(i, what, v.cached_tokens, n.cached_tokens, frozenset(), frozenset(), rules))
+                out.append(Difference(i, what, v.cached_tokens, n.cached_tokens, frozenset(), frozenset(), rules,
+                                      alternatives))
             else:
                 out.append(Difference(i, what, len(v.resident), len(n.resident), v.resident - n.resident,
-                                      n.resident - v.resident, rules))
+                                      n.resident - v.resident, rules, alternatives))
     return out
 
 

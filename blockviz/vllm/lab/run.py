@@ -22,6 +22,7 @@ class LabResult:
     variants: dict[frozenset[str], list[Outcome]]   # nano-vllm, and with each set of vLLM's rules put in
     block_size: int
     vllm_blocks: int                       # vLLM's pool (--blocks), its null block included
+    vllm_max_num_seqs: int | None = None   # vLLM's running cap (rules.RUNNING_CAP); None: not known
     nano_session: Simulator | None = None  # nano-vllm's recorded run: a Timeline for blockviz's views
     differences: list[rules.Difference] = field(default_factory=list)
 
@@ -84,7 +85,8 @@ class LabResult:
         rates = self.hit_rates()
         lines.append(f"hit rate: vLLM {rates['vllm'][-1]:.1%}, nano-vllm {rates['nano'][-1]:.1%}")
         for d in self.differences:
-            why = ", ".join(d.rules) if d.rules else "UNEXPLAINED"
+            why = " + ".join(d.rules) if d.rules else "UNEXPLAINED"
+            why += "".join(f" (or {' + '.join(a)})" for a in d.alternatives)
             lines.append(f"  {self.labels[d.index]}: {d.what} vLLM {d.vllm} nano-vllm {d.nano}: {why}")
         return "\n".join(lines)
 
@@ -110,8 +112,10 @@ def run_lab(stream: list[LabRequest], client: Client, watch: Watch, blocks: int 
             block_size: int | None = None, reset: bool = True, record: bool = True) -> LabResult:
     """Send the stream to the vLLM behind `client` (watched by `watch`) and replay it through nano-vllm
     with vLLM's pool less its null block. reset: empty vLLM's prefix cache first and after (needs the
-    server's dev mode), so both engines start from nothing. record: keep nano-vllm's run for the views."""
+    server's dev mode), so both engines start from nothing. record: keep nano-vllm's run for the views.
+    vLLM's --max-num-seqs comes from its /server_info (dev mode); without it, running_cap is not tried."""
     stream = check_stream(list(stream))
+    max_num_seqs = client.server_config().get("scheduler_config", {}).get("max_num_seqs")
     if blocks is None or block_size is None:
         reported = server_pool(client)
         blocks, block_size = blocks or reported[0], block_size or reported[1]
@@ -135,20 +139,24 @@ def run_lab(stream: list[LabRequest], client: Client, watch: Watch, blocks: int 
     finally:
         if reset:
             client.reset_prefix_cache()
-    return replay(stream, prompts, generated, vllm, block_size, blocks, record)
+    return replay(stream, prompts, generated, vllm, block_size, blocks, record, max_num_seqs)
 
 
 def replay(stream: list[LabRequest], prompts: list[tuple[int, ...]], generated: list[tuple[int, ...]],
-           vllm: list[Outcome], block_size: int, vllm_blocks: int, record: bool = True) -> LabResult:
+           vllm: list[Outcome], block_size: int, vllm_blocks: int, record: bool = True,
+           vllm_max_num_seqs: int | None = None) -> LabResult:
     """The nano-vllm half: the same sequences through nano-vllm, plain and with each set of vLLM's
     rules, and the differences explained. Pure: the lab's tests call it with hand-built vLLM outcomes."""
     order = batches(stream)
     played = [[(prompts[i], generated[i]) for i in batch] for batch in order]
+    tried = tuple(r for r in rules.VARIANT_RULES if r != rules.RUNNING_CAP or vllm_max_num_seqs is not None)
     variants, session = {}, None
-    for subset in rules.subsets():
-        sim, outcomes = run_nano(played, vllm_blocks - 1, block_size, subset, record=record and not subset)
+    for subset in rules.subsets(tried):
+        sim, outcomes = run_nano(played, vllm_blocks - 1, block_size, subset, record=record and not subset,
+                                 max_num_seqs=vllm_max_num_seqs)
         variants[subset] = outcomes
         if not subset and record:
             session = sim
-    return LabResult(list(stream), prompts, generated, order, vllm, variants, block_size, vllm_blocks, session)
+    return LabResult(list(stream), prompts, generated, order, vllm, variants, block_size, vllm_blocks,
+                     vllm_max_num_seqs, session)
 

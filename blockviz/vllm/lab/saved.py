@@ -20,6 +20,7 @@ def _outcome(o: Outcome) -> dict:
 def save_lab(result: LabResult, path: str | Path, note: str = ""):
     """Write the run as JSON. note: where it was recorded (server, vLLM version), shown when loaded."""
     data = {"format": FORMAT, "note": note, "block_size": result.block_size, "vllm_blocks": result.vllm_blocks,
+            "vllm_max_num_seqs": result.vllm_max_num_seqs,
             "requests": [{"tokens": list(r.tokens), "max_tokens": r.max_tokens, "follows": r.follows, "group": r.group,
                           "label": r.label} for r in result.requests],
             "prompts": [list(p) for p in result.prompts], "generated": [list(g) for g in result.generated],
@@ -47,4 +48,5 @@ def load_lab(path: str | Path, record: bool = True) -> tuple[LabResult, str]:
     if not len(stream) == len(prompts) == len(generated) == len(vllm):
         raise ValueError(f"{path}: {len(stream)} requests but {len(prompts)} prompts, {len(generated)} replies and "
                          f"{len(vllm)} vLLM outcomes")
-    return replay(stream, prompts, generated, vllm, block_size, blocks, record), data.get("note", "")
+    return (replay(stream, prompts, generated, vllm, block_size, blocks, record, data.get("vllm_max_num_seqs")),
+            data.get("note", ""))
