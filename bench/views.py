@@ -143,6 +143,8 @@ def main():
         print("browser latencies, ms from the click (last pytest tests/browser/test_dashboard.py run; "
               "goal: p90 of the step shown <= 50 ms at 1024 blocks):")
         runs = json.loads(browser.read_text())
+        if "load" in runs:  # the 1-minute load average as the test began and as it wrote these
+            print("  load average: " + " to ".join(map(str, runs.pop("load"))))
         for name, figures in runs.items():
             at_once = f", {figures['shown_at_once']} shown at once" if "shown_at_once" in figures else ""
             print(f"  {name}: median {figures['median_ms']} ms, p90 {figures.get('p90_ms', '?')} ms, "
