@@ -26,7 +26,7 @@ PAD = 8
 # few hundred: in pools this large, long runs of idle free blocks fold into one cell each.
 FOLD_ABOVE = 2048
 FOLD_MIN = 64                # shorter runs are drawn block by block: a folded run takes a whole row
-GLYPH = 14                   # font size of a state glyph written as text (the chain and mapping views)
+GLYPH = 14                   # font size of a state glyph written as text (the chain and mapping views, the detail)
 SWATCH_W, LEGEND_ROW = 26, 21
 
 
@@ -377,9 +377,9 @@ def render_fold_detail(snapshot: Snapshot, first: int, last: int, *, lang: str =
 
 
 def state_badge(state: BlockState, lang: str) -> str:
-    style = STATE_STYLES[state]
+    style = STATE_STYLES[state]  # the glyph at GLYPH px in the detail's smaller text
     return (f'<span style="background:{style.fill};color:{style.text};padding:0 4px;border-radius:3px">'
-            f'{style.glyph} {esc(t(f"state.{state.value}", lang))}</span> '
+            f'<span style="font-size:{GLYPH}px">{style.glyph}</span> {esc(t(f"state.{state.value}", lang))}</span> '
             f'{esc(t(f"state.{state.value}.meaning", lang))}')
 
 

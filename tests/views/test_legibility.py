@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from blockviz.i18n import t
-from blockviz.states import BlockState
+from blockviz.states import BlockState, classify_block
 from blockviz.views.glyphs import glyph
 from blockviz.views.player import STRINGS
+from blockviz.views.render_pool import render_block_detail
 from blockviz.views.render_view import render_view
 from blockviz.views.theme import OUTCOME_STYLES, STATE_STYLES
 
@@ -30,6 +31,17 @@ def glyph_sizes(svg: str) -> list[float]:
 def test_state_and_outcome_glyphs_are_at_least_14_px(lifecycle, view):
     sizes = [size for step in range(lifecycle.last_step + 1) for size in glyph_sizes(render_view(lifecycle, view, step))]
     assert sizes and min(sizes) >= 14
+
+
+def test_the_detail_writes_its_state_glyph_at_14_px(lifecycle):
+    """The block detail's text is 12 px; its state badge's glyph is not (a folded run's detail
+    uses the same badge)."""
+    snapshot = lifecycle.snapshot(1)
+    for state in {classify_block(snapshot, b) for b in range(snapshot.num_blocks)}:
+        block = next(b for b in range(snapshot.num_blocks) if classify_block(snapshot, b) is state)
+        html = render_block_detail(snapshot, block)
+        sizes = re.findall(r'<span style="font-size:(\d+)px">' + re.escape(STATE_STYLES[state].glyph) + "</span>", html)
+        assert sizes and min(map(int, sizes)) >= 14, state
 
 
 SHAPES = ("circle", "path", "line")
