@@ -56,6 +56,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.col.nano_steps": {"en": "nano-vllm: stored / evicted", "zh": "nano-vllm：存入 / 驱逐"},
     "lab.col.why": {"en": "why they differ", "zh": "差异的原因"},
     "lab.burst": {"en": "sent at once with {others}", "zh": "与{others}同时发送"},
+    "lab.admitted": {"en": "vLLM took it in at its step {step}; nano-vllm gets the burst in vLLM's order, all at once",
+                     "zh": "vLLM在其第{step}步接纳它；nano-vllm按vLLM的顺序一次拿到整个突发"},
     "lab.none": {"en": "none", "zh": "无"},
     "lab.more": {"en": "… {n} more", "zh": "……另{n}个"},
     "lab.steps": {"en": "steps {first}–{last}", "zh": "第{first}–{last}步"},

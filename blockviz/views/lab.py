@@ -64,6 +64,9 @@ def rows(result: LabResult, lang: str) -> str:
         v, n = result.vllm[i], result.nano[i]
         others = [result.labels[j] for j in batch_of[i] if j != i]
         burst = f'<br><small>{esc(t("lab.burst", lang, others=", ".join(others)))}</small>' if others else ""
+        if i in result.vllm_admitted:
+            burst += f'<br><small>{esc(t("lab.admitted", lang, step=result.vllm_admitted[i]))}</small>'
+
         why = "".join(difference_text(result, d, lang) for d in by_request.get(i, []))
         out.append(f'<tr data-index="{i}" data-differs="{str(bool(why)).lower()}"><th scope="row">{esc(label)}{burst}</th>'
                    f'<td>{len(result.prompts[i])}</td><td>{v.cached_tokens}</td><td>{n.cached_tokens}</td>'

@@ -85,3 +85,17 @@ def test_every_rule_of_the_stylesheet_styles_something_the_view_draws(result):
     drawn = {c for classes in re.findall(r'class="([^"]*)"', pages) for c in classes.split()}
     styled = set(re.findall(r"\.(bv-lab[\w-]*)", CSS.read_text()))
     assert styled <= drawn and "bv-lab" in styled
+
+
+def test_a_burst_row_says_when_vllm_took_each_request_in():
+    from blockviz.vllm.lab import Change
+    X, Y = (1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 3, 4, 15, 16, 17, 18, 19)
+    steps = (Change(3, (Y[:4], Y[:8]), ()), Change(4, (X[:8],), ()))   # vLLM took Y first, X a step later
+    held = frozenset({X[:4], X[:8], Y[:8]})
+    stream = [LabRequest(X, 1, group=0, label="X"), LabRequest(Y, 1, group=0, label="Y")]
+    result = replay(stream, [X, Y], [(9,), (9,)], [Outcome(0, steps, held), Outcome(0, steps, held)], 4, 9,
+                    record=False)
+    assert result.batches == [[1, 0]] and result.vllm_admitted == {1: 3, 0: 4}
+    rows = parse(render_lab(result)).findall(".//tbody/tr")
+    assert t("lab.admitted", step=4) in "".join(rows[0].find("th").itertext())
+    assert t("lab.burst", others="X") in "".join(rows[1].find("th").itertext())

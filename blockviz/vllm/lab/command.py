@@ -25,6 +25,8 @@ def add_lab_parser(commands):
     lab.add_argument("--no-reset", action="store_true", help="do not reset vLLM's prefix cache (a server without "
                      "--dev-mode; then it must start empty for the engines to compare)")
     lab.add_argument("--html", metavar="FILE", help="also write the lab view there (a standalone page)")
+    lab.add_argument("--save", metavar="FILE", help="also keep the run there (blockviz.vllm.lab.load_lab shows it "
+                     "again without a server)")
     lab.add_argument("--lang", default="en", choices=("en", "zh"), help="language of the page (default en)")
 
 
@@ -46,6 +48,10 @@ def run_lab_command(args: argparse.Namespace) -> int:
         print(f"blockviz vllm lab: {e}", file=sys.stderr)
         return 2
     print(result.summary())
+    if args.save:
+        from blockviz.vllm.lab.saved import save_lab
+        save_lab(result, args.save, note=f"blockviz vllm lab against {args.api}")
+        print(f"saved {args.save}", file=sys.stderr)
     if args.html:
         from blockviz.views.lab import render_lab
         Path(args.html).write_text(f'<!doctype html><meta charset="utf-8">{render_lab(result, args.lang)}',

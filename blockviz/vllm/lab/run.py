@@ -7,7 +7,7 @@ from blockviz.vllm.lab import rules
 from blockviz.vllm.lab.nano import run_nano
 from blockviz.vllm.lab.outcome import Key, Outcome, hit_rate_curve
 from blockviz.vllm.lab.stream import LabRequest, batches, check_stream
-from blockviz.vllm.lab.vllm_side import EventKeys, send_batch
+from blockviz.vllm.lab.vllm_side import EventKeys, admissions, send_batch
 from blockviz.vllm.watch import Watch
 
 
@@ -17,13 +17,14 @@ class LabResult:
     requests: list[LabRequest]
     prompts: list[tuple[int, ...]]
     generated: list[tuple[int, ...]]       # vLLM's tokens, nano-vllm's script
-    batches: list[list[int]]               # request indices sent at once
+    batches: list[list[int]]               # request indices sent at once, a burst in vLLM's admission order
     vllm: list[Outcome]
     variants: dict[frozenset[str], list[Outcome]]   # nano-vllm, and with each set of vLLM's rules put in
     block_size: int
     vllm_blocks: int                       # vLLM's pool (--blocks), its null block included
     vllm_max_num_seqs: int | None = None   # vLLM's running cap (rules.RUNNING_CAP); None: not known
     nano_session: Simulator | None = None  # nano-vllm's recorded run: a Timeline for blockviz's views
+    vllm_admitted: dict[int, int] = field(default_factory=dict)   # a burst's request -> vLLM step it began at
     differences: list[rules.Difference] = field(default_factory=list)
 
     def __post_init__(self):
@@ -147,16 +148,21 @@ def replay(stream: list[LabRequest], prompts: list[tuple[int, ...]], generated: 
            vllm_max_num_seqs: int | None = None) -> LabResult:
     """The nano-vllm half: the same sequences through nano-vllm, plain and with each set of vLLM's
     rules, and the differences explained. Pure: the lab's tests call it with hand-built vLLM outcomes."""
-    order = batches(stream)
+    sequences = [p + g for p, g in zip(prompts, generated)]
+    taken = [admissions(batch, sequences, vllm[batch[0]].steps) if len(batch) > 1 else [(batch[0], None)]
+             for batch in batches(stream)]   # a burst in the order vLLM took it (its requests race there)
+    order = [[i for i, _ in batch] for batch in taken]
+    admitted = {i: step for batch in taken for i, step in batch if step is not None}
     played = [[(prompts[i], generated[i]) for i in batch] for batch in order]
     tried = tuple(r for r in rules.VARIANT_RULES if r != rules.RUNNING_CAP or vllm_max_num_seqs is not None)
     variants, session = {}, None
+    sent = [i for batch in order for i in batch]
     for subset in rules.subsets(tried):
         sim, outcomes = run_nano(played, vllm_blocks - 1, block_size, subset, record=record and not subset,
                                  max_num_seqs=vllm_max_num_seqs)
-        variants[subset] = outcomes
+        variants[subset] = [outcome for _, outcome in sorted(zip(sent, outcomes))]   # back in the stream's order
         if not subset and record:
             session = sim
     return LabResult(list(stream), prompts, generated, order, vllm, variants, block_size, vllm_blocks,
-                     vllm_max_num_seqs, session)
+                     vllm_max_num_seqs, session, admitted)
 

@@ -56,3 +56,19 @@ def send_batch(client: Client, watch: Watch, keys: EventKeys, prompts: list[tupl
             changes.append(Change(step, stored, evicted))
         resident = keys.resident(watch.index)
     return replies, [Outcome(r.cached_tokens, tuple(changes), resident) for r in replies]
+
+
+
+def admissions(batch: list[int], sequences: list[tuple[int, ...]], steps) -> list[tuple[int, int | None]]:
+    """(request, vLLM step) for the requests of a burst, in the order vLLM admitted them, read from its
+    events: a step's BlockStored events come in the order it scheduled the requests, so a request's
+    place is that of the first block only it holds. Requests it stored nothing of their own for have
+    no step and keep their order, last. sequences[i]: request i's prompt and reply."""
+    first: dict[int, tuple[int, int]] = {}
+    stored = [(change.step, key) for change in steps for key in change.stored]
+    for place, (step, key) in enumerate(stored):
+        holders = [i for i in batch if sequences[i][:len(key)] == key]
+        if len(holders) == 1:
+            first.setdefault(holders[0], (place, step))
+    order = sorted(batch, key=lambda i: (i not in first, first.get(i, (0, 0))[0], batch.index(i)))
+    return [(i, first[i][1] if i in first else None) for i in order]
