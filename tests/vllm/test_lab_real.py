@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from blockviz.trace.events import BlockAllocated
-from blockviz.vllm.lab import Source, corpus_ids, run_lab
+from blockviz.vllm.lab import LabRequest, Source, corpus_ids, run_lab
 from blockviz.vllm.lab import rules
 from blockviz.vllm.lab.saved import load_lab, save_lab
 from blockviz.vllm.lab.stream import burst, chat, concat, refill
@@ -16,6 +16,7 @@ from tests.vllm.conftest import BLOCKS
 pytestmark = pytest.mark.timeout(900)   # the first test of a session also waits for the server
 
 DISTINCT, AGAIN, TURNS, BURST = 14, 3, 3, 4
+FULL = DISTINCT + AGAIN + TURNS + 1   # a prompt of exactly two blocks, sent the second time
 
 
 @pytest.fixture(scope="module")
@@ -23,12 +24,18 @@ def result(vllm_server, live_watch):
     source = Source(list(corpus_ids()), start=17_000)   # tokens no other test of the session sends
     stream = concat(refill(source, distinct=DISTINCT, length=40, again=AGAIN),
                     chat(source, turns=TURNS, first_len=50, user_len=10, max_tokens=20),
+                    two_blocks(source),
                     burst(source, requests=BURST, shared_len=64, own_len=40, max_tokens=2))
     vllm_server.client.reset_prefix_cache()
     try:
         yield run_lab(stream, vllm_server.client, live_watch)
     finally:
         vllm_server.client.reset_prefix_cache()
+
+
+def two_blocks(source: Source) -> list[LabRequest]:
+    prompt = source.take(64)
+    return [LabRequest(prompt, 1, label="full"), LabRequest(prompt, 1, label="full'")]
 
 
 def in_order(result) -> range:
@@ -46,6 +53,14 @@ def test_the_engines_differ_and_every_difference_in_order_is_explained(result):
     assert any(d.what == "cached_tokens" for d in ordered), "the workload was built to make the engines differ"
     assert [d for d in ordered if not d.explained] == [], result.summary()
     assert result.last_token_rule_agrees() == []
+
+
+def test_a_fully_cached_prompt_hits_all_but_its_last_block_in_both(result):
+    # vLLM caps the hit at 63 tokens, nano-vllm never probes the last block: one block, 32 tokens
+    assert result.prompts[FULL] == result.prompts[FULL - 1] and len(result.prompts[FULL]) == 64
+    assert result.vllm[FULL].cached_tokens == result.nano[FULL].cached_tokens == 32
+    # each computes block 1 again, a second copy of cached content: nothing new is stored
+    assert result.vllm[FULL].stored == result.nano[FULL].stored == []
 
 
 def test_the_re_sent_prompts_hit_in_vllm_because_nano_evicted_them(result):

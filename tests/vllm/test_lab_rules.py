@@ -51,14 +51,15 @@ def test_the_free_queue_rule_explains_what_vllm_kept():
 
 def test_registering_when_scheduled_lets_a_request_of_the_same_step_hit():
     # X and Y share their first block and are sent at once. nano-vllm prefills both in one step: Y
-    # probes X0 before the step registers it, misses, and computes its own copy (X0 stored twice).
-    # vLLM registers X0 when it schedules X, so Y, scheduled next in the same step, takes 4 tokens.
+    # probes X0 before the step registers it, misses, and computes its own copy (stored once: the
+    # second copy of cached content is not new content). vLLM registers X0 when it schedules X, so Y,
+    # scheduled next in the same step, takes 4 tokens.
     X, Y = (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 7, 8)
     stream = [LabRequest(X, 1, group=0), LabRequest(Y, 1, group=0)]
     vllm = [Outcome(0, (), frozenset({X[:4]})), Outcome(4, (), frozenset({X[:4]}))]
     result = replay(stream, [X, Y], [(9,), (9,)], vllm, B, 9, record=False)
     assert [o.cached_tokens for o in result.nano] == [0, 0]
-    assert result.nano[1].stored == [X[:4], X[:4]]
+    assert result.nano[1].stored == [X[:4]]
     assert result.variants[frozenset({rules.REGISTER_WHEN_SCHEDULED})][1].stored == [X[:4]]
     assert [(d.index, d.what, d.rules) for d in result.differences] == [
         (1, "cached_tokens", (rules.REGISTER_WHEN_SCHEDULED,))]
@@ -126,8 +127,9 @@ def test_without_rules_the_lab_block_manager_decides_as_nano_vllm(requests, num_
 @given(st.lists(st.tuples(st.lists(st.integers(0, 2), min_size=1, max_size=13), st.integers(1, 6), st.booleans()),
                 min_size=1, max_size=8))
 def test_what_the_lab_logs_for_nano_is_what_its_recording_says(requests):
-    # the per-step stores and evictions the lab shows are the recording's HashRegistered and evicting
-    # BlockAllocated events, step by step (a request flagged True joins the previous one's batch)
+    # the per-step stores and evictions the lab shows are the recording's HashRegistered events that
+    # made a new map entry and its evicting BlockAllocated events, step by step (a request flagged True
+    # joins the previous one's batch)
     batches_in: list[list] = []
     for prompt, n, joins in requests:
         if -(-(len(prompt) + n) // B) > 8:
@@ -140,7 +142,7 @@ def test_what_the_lab_logs_for_nano_is_what_its_recording_says(requests):
         return
     sim, outcomes = run_nano(batches_in, 8, B, record=True)
     logged = {c.step: (len(c.stored), len(c.evicted)) for o in outcomes for c in o.steps}
-    recorded = {step: (sum(isinstance(e, HashRegistered) for e in sim.events(step)),
+    recorded = {step: (sum(isinstance(e, HashRegistered) and e.replaced_block_id == -1 for e in sim.events(step)),
                        sum(isinstance(e, BlockAllocated) and e.evicted_hash != -1 for e in sim.events(step)))
                 for step in range(1, sim.last_step + 1)}
     assert logged == recorded

@@ -23,7 +23,6 @@ class LabBlockManager(BlockManager):
         self.admitted: dict[int, int] = {}      # seq_id -> cached tokens at its first admission
         self.log: list[tuple[str, Key]] = []    # ("stored" | "evicted", key), in order
         self.refused: dict[int, int] = {}       # seq_id -> block index whose hash was found with other tokens
-        self.registered: dict[int, Key] = {}    # block id -> the key it is registered under (logged once)
         self.scheduled: Sequence | None = None  # the request admitted last, its tokens not registered yet
 
     def can_allocate(self, seq: Sequence) -> int:
@@ -52,7 +51,6 @@ class LabBlockManager(BlockManager):
         block = self.blocks[self.free_block_ids[0]]
         if block.hash != -1 and self.hash_to_block_id.get(block.hash) == block.block_id:
             self.log.append(("evicted", self.prefix_of[block.hash]))
-        self.registered.pop(block.block_id, None)
         return super()._allocate_block()
 
     def hash_blocks(self, seq: Sequence):
@@ -60,13 +58,14 @@ class LabBlockManager(BlockManager):
             self.scheduled = None
         start = seq.num_cached_tokens // self.block_size
         end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size
+        cached = set(self.hash_to_block_id) if start < end else set()
         super().hash_blocks(seq)
         for i in range(start, end):
             key, block = tuple(seq.token_ids[:(i + 1) * self.block_size]), self.blocks[seq.block_table[i]]
             self.prefix_of[block.hash] = key
-            if self.registered.get(block.block_id) != key:
-                self.registered[block.block_id] = key
+            if block.hash not in cached:   # new content; a second copy of cached content is not (as vLLM's copies)
                 self.log.append(("stored", key))
+                cached.add(block.hash)
 
     def deallocate(self, seq: Sequence):
         before = len(self.free_block_ids)
