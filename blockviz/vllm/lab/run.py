@@ -25,11 +25,10 @@ class LabResult:
     vllm_max_num_seqs: int | None = None   # vLLM's running cap (rules.RUNNING_CAP); None: not known
     nano_session: Simulator | None = None  # nano-vllm's recorded run: a Timeline for blockviz's views
     vllm_admitted: dict[int, int] = field(default_factory=dict)   # a burst's request -> vLLM step it began at
-    differences: list[rules.Difference] = field(default_factory=list)
+    differences: list[rules.Difference] = field(init=False)   # computed: rules.explain
 
     def __post_init__(self):
-        if not self.differences:
-            self.differences = rules.explain(self.vllm, self.variants)
+        self.differences = rules.explain(self.vllm, self.variants)
 
     @property
     def nano(self) -> list[Outcome]:
