@@ -72,6 +72,8 @@ STRINGS: dict[str, dict[str, str]] = {
                             "zh": "块{block}：vLLM在其第{step}步（请求{request}）驱逐了它"},
     "lab.unexplained": {"en": "UNEXPLAINED: no rule of the lab makes nano-vllm do what vLLM did",
                         "zh": "无法解释：实验中没有哪条规则能让nano-vllm做出vLLM的行为"},
+    "lab.residual": {"en": "with every rule put in, nano-vllm still differs: {left}",
+                     "zh": "把所有规则都放进去之后，nano-vllm仍有不同：{left}"},
     "lab.unexplained.count": {"en": "{n} differences no rule explains", "en.one": "1 difference no rule explains",
                               "zh": "{n}处差异无法用规则解释"},
     "lab.rules": {"en": "The rules, as the code decides them", "zh": "规则，以及代码里的出处"},

@@ -20,6 +20,12 @@ def names(result: LabResult, keys, lang: str) -> str:
     return shown + (" " + t("lab.more", lang, n=len(keys) - SHOWN) if len(keys) > SHOWN else "")
 
 
+def held(result: LabResult, only_vllm, only_nano, lang: str) -> str:
+    """Blocks one engine held and the other did not, in stream order."""
+    return t("lab.diff.resident", lang, only_vllm=names(result, sorted(only_vllm, key=result.block_place), lang),
+             only_nano=names(result, sorted(only_nano, key=result.block_place), lang))
+
+
 def steps_cell(result: LabResult, outcome: Outcome, lang: str) -> str:
     first, last = (outcome.steps[0].step, outcome.steps[-1].step) if outcome.steps else (None, None)
     steps = "" if first is None else t("lab.step", lang, step=first) if first == last else \
@@ -29,11 +35,21 @@ def steps_cell(result: LabResult, outcome: Outcome, lang: str) -> str:
 
 
 def where_evicted(result: LabResult, key: Key, index: int, lang: str) -> str:
-    for engine, outcomes, text in (("nano", result.nano, "lab.diff.block"), ("vllm", result.vllm, "lab.diff.block_vllm")):
+    for outcomes, text in ((result.nano, "lab.diff.block"), (result.vllm, "lab.diff.block_vllm")):
         found = rules.evicted_where(key, outcomes, index)
         if found is not None:
             return t(text, lang, block=result.block_name(key), step=found[1], request=result.labels[found[0]])
     return ""
+
+
+def residual(result: LabResult, d: rules.Difference, lang: str) -> str:
+    """What still differs once every rule is put in."""
+    v, n = result.vllm[d.index], result.with_every_rule[d.index]
+    if d.what == "cached_tokens":
+        left = t("lab.diff.cached_tokens", lang, vllm=v.cached_tokens, nano=n.cached_tokens)
+    else:
+        left = held(result, v.resident - n.resident, n.resident - v.resident, lang)
+    return t("lab.residual", lang, left=left)
 
 
 def difference_text(result: LabResult, d: rules.Difference, lang: str) -> str:
@@ -42,16 +58,18 @@ def difference_text(result: LabResult, d: rules.Difference, lang: str) -> str:
         block = result.first_missing_block(d)
         evidence = where_evicted(result, block, d.index, lang) if block is not None else ""
     else:
-        what = t("lab.diff.resident", lang, only_vllm=names(result, sorted(d.only_vllm, key=result.block_place), lang),
-                 only_nano=names(result, sorted(d.only_nano, key=result.block_place), lang))
+        what = held(result, d.only_vllm, d.only_nano, lang)
         evidence = ""
     short = lambda names: " + ".join(t(f"lab.short.{r}", lang) for r in names)
     why = short(d.rules) if d.rules else t("lab.unexplained", lang)
     if d.alternatives:
         why = t("lab.or", lang, rules=why, other="; ".join(short(a) for a in d.alternatives))
+    if not d.explained:
+        evidence = residual(result, d, lang)
     cls = "bv-lab-why" if d.explained else "bv-lab-why bv-lab-unexplained"
+    evidence = f'<br><small>{esc(evidence)}</small>' if evidence else ""
     return (f'<div class="{cls}" data-what="{esc(d.what)}" data-rules="{esc(" ".join(d.rules))}">'
-            f'{esc(t("lab.diff.because", lang, what=what, why=why))}' + (f'<br><small>{esc(evidence)}</small>' if evidence else "") + "</div>")
+            f'{esc(t("lab.diff.because", lang, what=what, why=why))}{evidence}</div>')
 
 
 def rows(result: LabResult, lang: str) -> str:
@@ -68,7 +86,8 @@ def rows(result: LabResult, lang: str) -> str:
             burst += f'<br><small>{esc(t("lab.admitted", lang, step=result.vllm_admitted[i]))}</small>'
 
         why = "".join(difference_text(result, d, lang) for d in by_request.get(i, []))
-        out.append(f'<tr data-index="{i}" data-differs="{str(bool(why)).lower()}"><th scope="row">{esc(label)}{burst}</th>'
+        out.append(f'<tr data-index="{i}" data-differs="{str(bool(why)).lower()}">'
+                   f'<th scope="row">{esc(label)}{burst}</th>'
                    f'<td>{len(result.prompts[i])}</td><td>{v.cached_tokens}</td><td>{n.cached_tokens}</td>'
                    f'{steps_cell(result, v, lang)}{steps_cell(result, n, lang)}<td>{why}</td></tr>')
     return "".join(out)
@@ -111,12 +130,13 @@ def rules_list(result: LabResult, lang: str) -> str:
 def render_lab(result: LabResult, lang: str = "en") -> str:
     head = t("lab.title", lang, n=len(result.prompts), size=result.block_size, blocks=result.vllm_blocks,
              nano=result.nano_blocks)
-    unexplained = (f'<p class="bv-lab-unexplained">{esc(t("lab.unexplained.count", lang, n=len(result.unexplained)))}</p>'
-                   if result.unexplained else "")
+    count = t("lab.unexplained.count", lang, n=len(result.unexplained))
+    unexplained = f'<p class="bv-lab-unexplained">{esc(count)}</p>' if result.unexplained else ""
     columns = "".join(f'<th scope="col">{esc(t(f"lab.col.{c}", lang))}</th>' for c in
                       ("request", "prompt", "vllm_cached", "nano_cached", "vllm_steps", "nano_steps", "why"))
     return (f'<div class="bv-lab" data-view="lab" lang="{esc(lang)}"><style>{CSS.read_text(encoding="utf-8")}</style>'
             f'<p class="bv-lab-title">{esc(head)}</p>{unexplained}'
             f'<p>{esc(t("lab.hit_rate", lang))}</p>{curve(result, lang)}'
-            f'<table class="bv-lab-requests"><thead><tr>{columns}</tr></thead><tbody>{rows(result, lang)}</tbody></table>'
+            f'<table class="bv-lab-requests"><thead><tr>{columns}</tr></thead>'
+            f'<tbody>{rows(result, lang)}</tbody></table>'
             f'{rules_list(result, lang)}</div>')

@@ -135,9 +135,10 @@ def test_the_command_runs_a_typed_stream(vllm_server, tmp_path):
                      "[5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, "
                      "30, 31, 32, 33, 34, 35, 36, 37]\n", encoding="utf-8")
     page = tmp_path / "lab.html"
-    done = subprocess.run([sys.executable, "-m", "blockviz", "vllm", "lab", "--api", vllm_server.api, "--events",
-                           vllm_server.events, "--replay", vllm_server.replay, "--file", str(typed), "--max-tokens", "3",
-                           "--html", str(page), "--lang", "zh"], capture_output=True, text=True, timeout=300)
+    command = [sys.executable, "-m", "blockviz", "vllm", "lab", "--api", vllm_server.api, "--events",
+               vllm_server.events, "--replay", vllm_server.replay, "--file", str(typed), "--max-tokens", "3",
+               "--html", str(page), "--lang", "zh"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("3 requests; block size 32; vLLM 16 blocks")
     html = page.read_text(encoding="utf-8")

@@ -43,7 +43,9 @@ def test_an_unexplained_difference_is_shown_as_such():
     made_up = [Outcome(0, (), frozenset({A0})), Outcome(4, (), frozenset({A0, Bq[:4]}))]
     root = parse(render_lab(lab_of([A, Bq], made_up)))
     assert root.find(".//p[@class='bv-lab-unexplained']").text == t("lab.unexplained.count", n=1)
-    assert t("lab.unexplained") in "".join(root.find(".//div[@data-rules='']").itertext())
+    text = "".join(root.find(".//div[@data-rules='']").itertext())
+    assert t("lab.unexplained") in text
+    assert t("lab.residual", left=t("lab.diff.cached_tokens", vllm=4, nano=0)) in text
 
 
 def test_the_curve_has_a_point_per_request_for_each_engine(result):

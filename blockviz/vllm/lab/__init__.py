@@ -31,7 +31,8 @@ Read the result (a LabResult; lists are per request):
 
 A difference is explained by re-running nano-vllm with vLLM's rules put in (nano.py), one set at a
 time: free_unhashed_first (vLLM's free queue), register_when_scheduled (vLLM hashes a block when it
-schedules it), running_cap (vLLM runs at most --max-num-seqs requests at once); the token check and the last-token limits are checked directly. The rules, with the
+schedules it), running_cap (vLLM runs at most --max-num-seqs requests at once); the token check and
+the last-token limits are checked directly. The rules, with the
 source they were read from, are in rules.RULES; views/lab.py draws a result (LabView in a notebook).
 
 Keep a run and show it again without a server (a lesson's recorded run):
@@ -48,4 +49,5 @@ from blockviz.vllm.lab.saved import load_lab, save_lab
 from blockviz.vllm.lab.stream import LabRequest, Source, check_stream, corpus_ids, parse, scripted
 
 __all__ = ["run_lab", "replay", "LabResult", "LabRequest", "Source", "scripted", "parse", "check_stream",
-           "corpus_ids", "save_lab", "load_lab", "Outcome", "Change", "Difference", "explain", "RULES", "hit_rate_curve"]
+           "corpus_ids", "save_lab", "load_lab", "Outcome", "Change", "Difference", "explain", "RULES",
+           "hit_rate_curve"]

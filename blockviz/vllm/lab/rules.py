@@ -108,7 +108,8 @@ def explain(vllm: list[Outcome], variants: dict[frozenset[str], list[Outcome]]) 
                 smallest = min(len(s) for s in matching)
                 found = sorted((tuple(sorted(s, key=VARIANT_RULES.index)) for s in matching if len(s) == smallest),
                                key=lambda rs: [VARIANT_RULES.index(r) for r in rs])
-            if not found and what == "cached_tokens" and n.refused_block is not None and v.cached_tokens > n.cached_tokens:
+            refused = n.refused_block is not None and v.cached_tokens > n.cached_tokens
+            if not found and what == "cached_tokens" and refused:
                 found = [(TOKEN_CHECK,)]
             rules, alternatives = (found[0], tuple(found[1:])) if found else ((), ())
             if what == "cached_tokens":

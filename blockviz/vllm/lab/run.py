@@ -68,6 +68,11 @@ class LabResult:
         return [i for i, p in enumerate(self.prompts)
                 if len(set(rules.hit_limits(len(p), self.block_size))) > 1]
 
+    @property
+    def with_every_rule(self) -> list[Outcome]:
+        """nano-vllm with every re-runnable rule put in: what is left of an unexplained difference."""
+        return self.variants[max(self.variants, key=len)]
+
     def first_missing_block(self, difference: rules.Difference) -> Key | None:
         """For a cached-tokens difference: the block one engine hit and the other did not."""
         if difference.what != "cached_tokens":
