@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parents[2]
 PROJECT_VLLM_PYTHON = REPO / ".venv-vllm" / "bin" / "python"
+GUARD = Path(__file__).with_name("guard.py")
 MAKE_ENV = "bash scripts/vllm_env.sh"
 ENV_COST = "about 3.4 GB and 4 minutes, once"
 VLLM_VERSION_TESTED = "0.32.0"
@@ -128,6 +129,8 @@ class Server:
 
     def start(self) -> "Server":
         cmd, env = command(self.settings), environment(self.settings)
+        if sys.platform == "linux":  # stop with the process that started it, even one killed outright
+            cmd = [sys.executable, str(GUARD), str(os.getpid()), *cmd]
         out = open(self.log_path, "wb") if self.log_path else None
         self.process = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=out,
                                         stderr=subprocess.STDOUT if out else None, start_new_session=True)
