@@ -115,11 +115,9 @@ def test_practice_sets_cover_every_kind_and_seed004():
 
 def used_keys() -> set[str]:
     keys = set()
+    prefixes = "|".join(sorted({"ex", "question", "slots", *exercises.kinds()}, key=len, reverse=True))
     for path in (ROOT / "blockviz" / "exercises").rglob("*.py"):
-        keys |= set(re.findall(r'"((?:ex|slot|slots|slot_mapping|ref_counts|pool_states|next_block|hit_pattern|'
-                               r'can_allocate|block_table|admission_cost|decode_block|wasted_slots|preemption|'
-                               r'kv_bytes|lifetime|prefill_batch|decode_mask|steps_table|question)'
-                               r'\.[\w.\-]+)"', path.read_text(encoding="utf-8")))
+        keys |= set(re.findall(rf'"((?:{prefixes})\.[\w.\-]+)"', path.read_text(encoding="utf-8")))
     return keys
 
 
