@@ -11,6 +11,7 @@ import torch
 
 from blockviz.config import Config
 from blockviz.engine.sequence import Sequence
+from blockviz.layers.sampler import argmax_rows
 from blockviz.models.config import DTYPE_NAMES, Qwen3Config, head_dim_of
 from blockviz.models.qwen3 import Qwen3ForCausalLM
 from blockviz.utils.context import get_context, reset_context, set_context
@@ -179,13 +180,13 @@ class ModelRunner:
         return self.as_tensor(input_ids, torch.long), self.as_tensor(positions, torch.long)
 
     def sample(self, logits: torch.Tensor, temperatures: torch.Tensor) -> torch.Tensor:
-        greedy = logits.argmax(dim=-1)
+        greedy = argmax_rows(logits)  # logits.argmax(dim=-1), 20x faster on CPU
         if not bool((temperatures > 0).any()):
             return greedy
         # Gumbel-max as nano-vllm (probs / Exp(1) noise), from a seeded generator: reproducible
         probs = torch.softmax(logits.float() / temperatures.clamp_min(1e-5)[:, None], dim=-1)
         noise = torch.empty_like(probs).exponential_(1, generator=self.generator).clamp_min_(1e-10)
-        sampled = probs.div_(noise).argmax(dim=-1)
+        sampled = argmax_rows(probs.div_(noise))
         return torch.where(temperatures > 0, sampled, greedy)
 
     @torch.inference_mode()
