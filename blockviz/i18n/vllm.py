@@ -93,6 +93,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.short.token_check": {"en": "the token check", "zh": "token校验"},
     "lab.short.last_token": {"en": "the last-token limit", "zh": "最后一个token的上限"},
     "lab.or": {"en": "{rules} (or as well: {other})", "zh": "{rules}（同样能解释的：{other}）"},
+    "lab.paren": {"en": "({text})", "zh": "（{text}）"},
     "lab.step": {"en": "step {step}", "zh": "第{step}步"},
     "lab.rule.register_when_scheduled": {"en": "registering: vLLM registers a block's hash when it schedules the "
                                                "tokens that fill it, so a request scheduled later in the same step "

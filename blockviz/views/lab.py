@@ -122,8 +122,9 @@ def rules_list(result: LabResult, lang: str) -> str:
             note = t("lab.rule.checked", lang, n=len(result.prompts), differ=len(result.last_token_rule_agrees()))
         else:
             note = t("lab.rule.explains", lang, n=counts[name])
-        items.append(f'<li data-rule="{esc(name)}"><b>{esc(t(f"lab.rule.{name}", lang))}</b> ({esc(note)})'
-                     f'<br><small>nano-vllm: {esc(rule.nano)}<br>vLLM: {esc(rule.vllm)}</small></li>')
+        title, note = t(f"lab.rule.{name}", lang), t("lab.paren", lang, text=note)
+        items.append(f'<li data-rule="{esc(name)}"><b>{esc(title)}</b> {esc(note)}<br>'
+                     f'<small>nano-vllm: {esc(rule.nano)}<br>vLLM: {esc(rule.vllm)}</small></li>')
     return f'<h4>{esc(t("lab.rules", lang))}</h4><ul>{"".join(items)}</ul>'
 
 
