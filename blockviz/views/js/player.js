@@ -51,6 +51,7 @@ function render({ model, el }) {
   const jump = document.createElement("input");
   jump.type = "number"; jump.className = "bv-jump"; jump.setAttribute("aria-label", s.jump); jump.title = s.jump;
   jump.addEventListener("change", () => send("seek", +jump.value));
+  jump.addEventListener("blur", () => draw());  // the step shown again, once the reader is done
   const speed = document.createElement("select");
   speed.setAttribute("aria-label", s.speed); speed.title = s.speed;
   for (const v of [0.5, 1, 2, 4, 8, 16]) speed.append(new Option(v + "/s", v));
@@ -82,7 +83,9 @@ function render({ model, el }) {
     const step = shown.step, lo = model.get("first_step"), hi = model.get("last_step");
     put(status, "textContent", shown.status);
     mark(root, "data-step", String(step));
-    put(jump, "value", String(step)); put(jump, "min", String(lo)); put(jump, "max", String(hi));
+    // not while the reader types a step in it: an answer arriving meanwhile would undo the typing
+    if (jump.ownerDocument.activeElement !== jump) put(jump, "value", String(step));
+    put(jump, "min", String(lo)); put(jump, "max", String(hi));
     put(speed, "value", String(model.get("speed")));
     put(followBox, "checked", model.get("follow"));
     const playing = model.get("playing");

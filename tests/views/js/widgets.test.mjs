@@ -66,6 +66,19 @@ test("keys: ← and → step, space plays; the step field seeks; the follow box 
   assert.equal(new Set(model.sent.map((m) => m.id)).size, 5);  // each command named, for its answer
 });
 
+test("an answer arriving while the reader types a step leaves the typing alone; leaving the field shows the step", async () => {
+  const [model, el] = await player();
+  document.body.append(el);
+  const jump = el.querySelector(".bv-jump");
+  jump.focus();
+  jump.value = "5";
+  model.change("status", "step 3 / 5 · later");  // a late answer to an earlier command
+  assert.equal(jump.value, "5");
+  jump.blur();
+  assert.equal(jump.value, "3");
+  el.remove();
+});
+
 test("the page shows Python's state: pause while playing, ends marked, the step field's range", async () => {
   const [model, el] = await player({ step: 0 });
   const play = el.querySelector('[data-cmd="toggle"]');
