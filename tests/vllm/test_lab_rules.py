@@ -197,13 +197,3 @@ def test_chat_turns_are_built_on_the_previous_reply():
     result = replay(stream, prompts, gen, [Outcome(0, (), frozenset())] * len(stream), 32, 16, record=False)
     assert result.prompts[5][:len(prompts[4])] == prompts[4]
 
-
-def test_a_bursts_admission_order_is_read_from_the_order_of_vllms_stored_blocks():
-    from blockviz.vllm.lab import Change
-    from blockviz.vllm.lab.vllm_side import admissions
-    S = (1, 2, 3, 4)
-    seqs = [S + (10, 11, 12, 13), S + (20, 21, 22, 23), S + (30, 31, 32, 33), S + (40,)]
-    # step 5 stores the shared block (no one's own) and request 1's; step 6 request 2's, then 0's;
-    # request 3 has no full block of its own
-    steps = (Change(5, (S, seqs[1]), ()), Change(6, (seqs[2], seqs[0]), ()))
-    assert admissions([0, 1, 2, 3], seqs, steps) == [(1, 5), (2, 6), (0, 6), (3, None)]
