@@ -105,7 +105,7 @@ def cell(p: Placed, x: float, y: float, decode: Decode, lang: str, stored_now: s
             f'data-stored-at="{r.stored_at}" aria-label="{esc(label)}"><title>{esc(label)}</title>'
             f'<rect x="{x:g}" y="{y:g}" width="{CELL_W}" height="{CELL_H}" rx="4" fill="{fill}"{stroke}/>'
             + text(x + 6, y + 15, head, 11, bold=True, fill=ink)
-            + text(x + CELL_W - 6, y + 15, glyph, 13, anchor="end", fill=ink)
+            + text(x + CELL_W - 6, y + 16, glyph, 14, anchor="end", fill=ink)  # state glyphs: 14 px everywhere
             + text(x + 6, y + 30, clip(content, 23), 10, fill=ink)
             + text(x + 6, y + 42, t("forest.cell.meta", lang, step=r.stored_at, n=len(r.token_ids)), 9, fill=ink)
             + "</g>")
