@@ -1,6 +1,6 @@
 """Lesson 10 where vLLM is not installed: it replays the recordings shipped in lesson/data, says so
 in a banner, and runs top to bottom. (CI has vLLM, so test_execute.py runs it live; this runs the
-path most readers see, forced with BLOCKVIZ_VLLM_REPLAY=1.)"""
+path most readers see, forced with BLOCKVIZ_VLLM_REPLAY=1; the zh notebook replays there too.)"""
 import pytest
 
 from blockviz.lessons.real_engine import REPLAY_ENV
