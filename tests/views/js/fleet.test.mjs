@@ -2,30 +2,18 @@
 // rendered and follows each new rendering and step.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
+import { Model } from "./fake_page.mjs";
 
-const { JSDOM } = createRequire(import.meta.url)("jsdom");
-const { window } = new JSDOM("<!DOCTYPE html><body></body>");
-globalThis.document = window.document;
 const { default: widget } = await import("../../../blockviz/views/js/fleet.js");
 
-function fakeModel(values) {
-  const handlers = {};
-  return {
-    get: (name) => values[name],
-    on: (events, fn) => { for (const e of events.split(" ")) handlers[e] = fn; },
-    set(name, value) { values[name] = value; handlers[`change:${name}`]?.(); },
-  };
-}
-
 test("it shows the waiting line, then the instances and the router's pick", () => {
-  const model = fakeModel({ html: '<div class="bv-fleet"><p class="bv-fleet-waiting">waiting</p></div>', step: -1 });
+  const model = new Model({ html: '<div class="bv-fleet"><p class="bv-fleet-waiting">waiting</p></div>', step: -1 });
   const el = document.createElement("div");
   widget.render({ model, el });
   assert.match(el.querySelector(".bv-fleet-waiting").textContent, /waiting/);
-  model.set("html", '<div class="bv-fleet" data-chosen="B"><section data-instance="A"></section>' +
+  model.change("html", '<div class="bv-fleet" data-chosen="B"><section data-instance="A"></section>' +
                     '<section data-instance="B" data-chosen></section></div>');
-  model.set("step", 4);
+  model.change("step", 4);
   assert.equal(el.querySelectorAll("section").length, 2);
   assert.equal(el.querySelector("section[data-chosen]").dataset.instance, "B");
   assert.equal(el.querySelector(".bv-fleet-view").dataset.step, "4");

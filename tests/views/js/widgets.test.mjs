@@ -3,25 +3,7 @@
 // key sends to Python, and what the page shows of the model's state.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-
-const { JSDOM } = createRequire(import.meta.url)("jsdom");
-const { window } = new JSDOM("<!DOCTYPE html><body></body>");
-Object.assign(globalThis, { window, document: window.document, Option: window.Option, CustomEvent: window.CustomEvent });
-
-class Model {
-  constructor(state) { this.state = { ...state }; this.sent = []; this.saved = 0; this.handlers = []; }
-  get(name) { return this.state[name]; }
-  set(name, value) { this.state[name] = value; }
-  save_changes() { this.saved += 1; }
-  send(content) { this.sent.push(content); }
-  on(events, handler) { for (const event of events.split(" ")) this.handlers.push([event, handler]); }
-  change(name, value) {  // what anywidget does when Python changes a trait
-    this.state[name] = value;
-    for (const [event, handler] of this.handlers) if (event === `change:${name}`) handler();
-  }
-  message(content) { for (const [event, handler] of this.handlers) if (event === "msg:custom") handler(content); }
-}
+import { Model } from "./fake_page.mjs";
 
 const PLAYER_STRINGS = Object.fromEntries(["first", "back", "play", "pause", "forward", "last", "jump", "speed", "keys",
   "follow", "legend"].map((key) => [key, `<${key}>`]));
