@@ -16,8 +16,8 @@ from blockviz.vllm.publisher import Publisher
 from blockviz.vllm.serve import ServeError, ServerSettings
 from blockviz.vllm.wire import stored
 
+from tests.vllm.fake_vllm import fake_vllm, running
 from tests.vllm.synthetic import free_port
-from tests.vllm.test_serve import running
 
 
 def test_instances_get_their_own_ports_and_endpoints():
@@ -63,33 +63,6 @@ def test_one_watch_follows_every_instance_and_the_router_names_them(tmp_path):
         assert sorted(watch.sources) == sorted(fleet.instances.values())
         choice = router.choose(watch, list(range(70)), fleet.instances)
         assert (choice.instance, choice.cached_tokens) == ("B", {"A": 32, "B": 64})
-
-
-FAKE_VLLM = """#!{python}
-# Stands in for vLLM's python: serves /health on --port (exits at once on port {fail}) with an
-# "engine" child, as vLLM has, whose pid it writes to {pids}/PORT.
-import http.server, subprocess, sys
-port = int(sys.argv[sys.argv.index("--port") + 1])
-if port == {fail}:
-    sys.exit(3)
-engine = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-open(f"{pids}/{{port}}", "w").write(str(engine.pid))
-class Health(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200)
-        self.end_headers()
-    def log_message(self, *args):
-        pass
-http.server.HTTPServer(("127.0.0.1", port), Health).serve_forever()
-"""
-
-
-def fake_vllm(tmp_path, fail: int = 0):
-    fake, pids = tmp_path / "python", tmp_path / "pids"
-    pids.mkdir()
-    fake.write_text(FAKE_VLLM.format(python=sys.executable, pids=pids, fail=fail))
-    fake.chmod(0o755)
-    return fake, pids
 
 
 def free_ports(span: int = 2) -> int:

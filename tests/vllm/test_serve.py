@@ -16,6 +16,7 @@ from blockviz.vllm.publisher import Publisher
 from blockviz.vllm.serve import ServeError, ServerSettings, command, environment
 from blockviz.vllm.wire import stored
 
+from tests.vllm.fake_vllm import fake_vllm, running
 from tests.vllm.synthetic import free_port
 
 
@@ -82,40 +83,17 @@ def test_the_terminal_watch_prints_each_batch_and_saves_at_ctrl_c(tmp_path):
     assert "saved steps 0..0" in out and len(load(saved).picture(0).blocks) == 2
 
 
-FAKE_VLLM = """#!{python}
-# Stands in for vLLM's python: serves /health on --port and runs an "engine" child, as vLLM does.
-import http.server, subprocess, sys
-port = int(sys.argv[sys.argv.index("--port") + 1])
-engine = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-open({pids!r}, "w").write(str(engine.pid))
-class Health(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200)
-        self.end_headers()
-    def log_message(self, *args):
-        pass
-http.server.HTTPServer(("127.0.0.1", port), Health).serve_forever()
-"""
-
-
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_serve_says_ready_and_a_stop_leaves_no_engine_behind(tmp_path, stop):
-    fake, pids = tmp_path / "python", tmp_path / "engine.pid"
-    fake.write_text(FAKE_VLLM.format(python=sys.executable, pids=str(pids)))
-    fake.chmod(0o755)
+    fake, pids = fake_vllm(tmp_path)
+    port = free_port()
     serving = subprocess.Popen([sys.executable, "-m", "blockviz", "vllm", "serve", "--vllm-python", str(fake),
-                                "--port", str(free_port())], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, start_new_session=True)
     assert "ready at http://127.0.0.1:" in serving.stdout.readline()
-    engine = int(pids.read_text())
+    engine = int((pids / str(port)).read_text())
     serving.send_signal(stop)
     assert serving.wait(timeout=30) == 0
     assert not running(engine)
 
 
-def running(pid: int) -> bool:
-    """Still a live process (a zombie waiting to be reaped is not)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
