@@ -109,6 +109,19 @@ def timed_seeks(sim, count: int = 200) -> tuple[list[float], list[float], int, f
     return sorted(seeks), sorted(cpu), met, max(full, default=0.0)
 
 
+def split_cost(num_blocks: int, steps: int) -> tuple[float, float]:
+    """Seconds per step to build every picture (replay and History writes), then to visit them."""
+    sim = shared_prefix_sim(num_blocks)
+    sim.run(max_steps=steps)
+    start = time.perf_counter()
+    sim.frames.build(sim.last_step)
+    build = time.perf_counter() - start
+    start = time.perf_counter()
+    for s in range(sim.last_step + 1):
+        visit(sim, s)
+    return build / (sim.last_step + 1), (time.perf_counter() - start) / (sim.last_step + 1)
+
+
 def pool_figures(num_blocks: int, steps: int):
     off, on = live_rates(num_blocks, steps)
     sim = shared_prefix_sim(num_blocks)
@@ -120,6 +133,7 @@ def pool_figures(num_blocks: int, steps: int):
     seeks, cpu, met, longest = timed_seeks(sim)  # once the pictures are built, as the goal says
     held = len(gc.get_objects())
     del sim
+    build, look = split_cost(num_blocks, steps)
     (on_total, on_step), (off_total, off_step) = held_by(num_blocks, steps, True), held_by(num_blocks, steps, False)
     per_step, marginal = (on_total - off_total) / steps, on_step - off_step
     print(f"{num_blocks:>6} blocks, {steps} steps: live {off:7.0f} steps/s (recording off), {on:7.0f} (on), "
@@ -128,6 +142,8 @@ def pool_figures(num_blocks: int, steps: int):
           f"recording holds {per_step / 1024:.1f} kB per step on average (its replay engine included), "
           f"{marginal / 1024:.1f} kB per further step (goal <= {16 if num_blocks > 4096 else 4} kB; "
           "both less the same run with recording off)")
+    print(f"        where a picture goes: replay and History writes {build * on:.1f} live steps, the visit "
+          f"{look * on:.1f} (a second run, the two timed apart)")
     print(f"        seek + free queue + map + requests, {len(seeks)} seeks once the pictures are built: median "
           f"{seeks[len(seeks) // 2] * 1e3:.2f} ms, max {seeks[-1] * 1e3:.2f} ms (goal <= 20 ms), CPU time max "
           f"{cpu[-1] * 1e3:.2f} ms; {met} met a full "
