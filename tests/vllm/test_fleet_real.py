@@ -3,7 +3,6 @@ this module starts B with the same small settings. One chat stream goes through 
 router and through round-robin, every prefix cache emptied before each; every prediction must
 equal the cached tokens the chosen server reported, /metrics must count the same hits, and
 KV-aware routing must reuse more."""
-import os
 import time
 
 import pytest
@@ -12,9 +11,9 @@ from blockviz.llm import TokenizerFile
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.vllm import router
 from blockviz.vllm.fleet import Fleet, chat_stream
-from blockviz.vllm.serve import MAKE_ENV, PROJECT_VLLM_PYTHON, Server, ServerSettings, _group_alive
+from blockviz.vllm.serve import Server, ServerSettings, _group_alive
 
-from tests.vllm.conftest import BLOCKS
+from tests.vllm.conftest import BLOCKS, need_vllm
 from tests.vllm.synthetic import free_port
 
 pytestmark = pytest.mark.timeout(900)   # waits for two servers (each 1-4 minutes on 2 loaded cores)
@@ -23,11 +22,7 @@ pytestmark = pytest.mark.timeout(900)   # waits for two servers (each 1-4 minute
 @pytest.fixture(scope="module")
 def second_server(tmp_path_factory):
     """Instance B, started before the session server is asked for, so the two start together."""
-    if not PROJECT_VLLM_PYTHON.is_file():
-        reason = f"no .venv-vllm: create it with `{MAKE_ENV}`"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{reason}; CI runs the tests against a real vLLM (scripts/test.sh creates it)")
-        pytest.skip(reason)
+    need_vllm()
     folder = tmp_path_factory.mktemp("vllm-b")
     settings = ServerSettings(port=free_port(), events=f"ipc://{folder}/kv-events",
                               replay=f"tcp://127.0.0.1:{free_port()}", blocks=BLOCKS, dev_mode=True)
