@@ -3,8 +3,8 @@ Dashboard at its first step; Playwright drives Debian's chromium, steps forward,
 after each move the block states in the page must equal the engine's classifier and the pool in
 the page must be exactly the pool Python renders for that step (so a pool patched cell by cell, and
 one stepped from the patches sent ahead, is the same as one drawn whole). Past the recorded end ▶
-runs the engine. A view opened at a step stays there while the engine runs on; the player stays in
-view when the page scrolls; no pane overflows sideways. The KV view's K/V switch redraws it with V.
+runs the engine; the cell pressed in becomes JupyterLab's active cell. A view opened at a step
+stays there while the engine runs on; the player stays in view when the page scrolls; no pane overflows sideways. The KV view's K/V switch redraws it with V.
 
 Saves a screenshot and the latencies (median, p90, max; with the machine's load average) in
 out/browser/latency.json, each from the click event (its timeStamp: a real mouse click through
@@ -268,6 +268,8 @@ def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium 
                     local[live].append(timing["local"])
                     check(page, sim, n, k)
             write_latencies(latencies, local, load)  # the figures so far, whatever later checks find
+            # the player hands the press's focus to JupyterLab once the step is drawn: the cell is active
+            assert "jp-mod-active" in cell.get_attribute("class")
             assert all(local[f"{n} blocks: {SHOWN}"]), local  # every recorded step was shown at once
             assert not any(local[live])
             jump = page.locator(f'svg[data-view="pool"][data-num-blocks="{n}"]').locator(

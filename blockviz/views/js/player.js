@@ -6,6 +6,9 @@
 // here and asks for one step at a time, waiting for the answer, so a slow step never piles up requests.
 import { stepViews } from "./step_ahead.js";
 
+// once the next frame is drawn: a second frame's callbacks run after the first frame was made
+const later = (fn) => requestAnimationFrame(() => requestAnimationFrame(fn));
+
 function render({ model, el }) {
   const s = model.get("strings");
   const root = document.createElement("div");
@@ -110,6 +113,22 @@ function render({ model, el }) {
       waiting = false; tick();
     }
   });
+  // A press in a cell JupyterLab has not made active makes it active first, which restyles the whole
+  // cell (every block of a pool) before the step can be drawn. The player keeps the press's mousedown
+  // and focus from the notebook and hands the focus on once the step is drawn: the cell still becomes
+  // active, a frame later.
+  let handing = false;
+  for (const type of ["mousedown", "pointerdown", "focusin"]) {
+    root.addEventListener(type, (e) => {
+      if (handing || root.closest(".jp-mod-active")) return;
+      e.stopPropagation();
+      if (type === "focusin") later(() => {
+        handing = true;
+        root.dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
+        handing = false;
+      });
+    });
+  }
   root.addEventListener("keydown", (e) => {
     if (e.target === jump || e.target === speed) return;
     if (e.key === "ArrowLeft") { e.preventDefault(); press("back"); }

@@ -65,7 +65,7 @@ export function applyPatch(page, patch, { motion = false } = {}) {
     const node = page.cells.get(key);
     const was = moving ? looks(node) : null;
     if (attrs) setAttrs(node, attrs);
-    if (body !== null) node.replaceChildren(...parsed[k].childNodes);
+    if (body !== null) morph(node, parsed[k]);
     if (was) move(node, was);
   });
   (patch.insert || []).forEach(([key, attrs, , before], k) => {
@@ -77,6 +77,39 @@ export function applyPatch(page, patch, { motion = false } = {}) {
   });
   page.version = patch.version;
   return "applied";
+}
+
+// Makes `node`'s children those of `parsed`, keeping each element whose name matches the new one
+// and changing only its attributes: a block changing state changes a fill and a glyph, which the
+// browser repaints, where new elements would be laid out anew (at a 460-block prefill, most of the
+// step's time). The markup comes out exactly as the new children's.
+function morph(node, parsed) {
+  const olds = [...node.childNodes], news = [...parsed.childNodes];
+  news.forEach((next, i) => {
+    const old = olds[i];
+    if (!old || old.nodeType !== next.nodeType || old.nodeName !== next.nodeName) {
+      if (old) old.replaceWith(next); else node.append(next);
+    } else if (old.nodeType !== 1) {
+      if (old.nodeValue !== next.nodeValue) old.nodeValue = next.nodeValue;
+    } else {
+      sameAttrs(old, next);
+      morph(old, next);
+    }
+  });
+  for (const extra of olds.slice(news.length)) extra.remove();
+}
+
+// Gives `node` the attributes of `model`, in its order: from the first name out of place on, the
+// rest are removed and set again (the markup lists attributes in the order they were set).
+function sameAttrs(node, model) {
+  const names = node.getAttributeNames(), wanted = model.getAttributeNames();
+  let k = 0;
+  while (k < names.length && k < wanted.length && names[k] === wanted[k]) k++;
+  for (const name of names.slice(k)) node.removeAttribute(name);
+  wanted.forEach((name, i) => {
+    const value = model.getAttribute(name);
+    if (i >= k || node.getAttribute(name) !== value) node.setAttribute(name, value);
+  });
 }
 
 // Sets exactly `attrs` on `node`: others are removed, those unchanged are left alone.

@@ -4,7 +4,8 @@ import { createRequire } from "node:module";
 
 const { JSDOM } = createRequire(import.meta.url)("jsdom");
 const { window } = new JSDOM("<!DOCTYPE html><body></body>");
-Object.assign(globalThis, { window, document: window.document, Option: window.Option, CustomEvent: window.CustomEvent });
+Object.assign(globalThis, { window, document: window.document, Option: window.Option, CustomEvent: window.CustomEvent,
+                            FocusEvent: window.FocusEvent, requestAnimationFrame: (fn) => setTimeout(fn, 1) });
 
 export class Model {
   constructor(state) { this.state = { ...state }; this.sent = []; this.saved = 0; this.handlers = []; }

@@ -41,6 +41,22 @@ test("a patch on the version shown changes attributes, bodies, head, outlines, l
     `<g data-part="legend">new legend</g></svg>`));
 });
 
+test("a changed body keeps the elements of the same name, with the new attributes in the new order", () => {
+  const body = `<rect x="1" fill="#fff"></rect><circle r="5" fill="none" stroke="#000"></circle><path d="M0 0"></path>`;
+  const [el, shown] = page(pool([cell(0, "free", body)]));
+  const [rect, circle] = el.querySelectorAll('[data-block-id="0"] > *');
+  const next = `<rect x="1" fill="#00825E"></rect><circle stroke="#fff" r="6" fill="#fff"></circle>text`;
+  assert.equal(applyPatch(shown, { base: 1, version: 2, cells: [[0, null, next]] }), "applied");
+  assert.equal(el.innerHTML, parsed(pool([cell(0, "free", next)])));  // the path is gone, a text node came
+  const [rect2, circle2] = el.querySelectorAll('[data-block-id="0"] > *');
+  assert.equal(rect2, rect);  // kept: the browser repaints it rather than laying out a new one
+  assert.equal(circle2, circle);
+  const swapped = `<circle r="6"></circle><rect x="1"></rect>`;  // elements of other names are replaced
+  assert.equal(applyPatch(shown, { base: 2, version: 3, cells: [[0, null, swapped]] }), "applied");
+  assert.equal(el.innerHTML, parsed(pool([cell(0, "free", swapped)])));
+  assert.notEqual(el.querySelector('[data-block-id="0"] > rect'), rect);
+});
+
 test("a page that missed a patch asks for the full picture; an old patch is ignored", () => {
   const [el, shown] = page(pool([cell(0, "free")]), 5);
   const before = el.innerHTML;

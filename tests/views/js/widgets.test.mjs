@@ -29,6 +29,24 @@ test("the player's buttons: ⇤ ◀ ▶ ⇥, then a separate play, each sending 
   assert.equal(el.querySelector(".bv-status").textContent, "step 3 / 5");
 });
 
+test("a press in a cell not yet active reaches the notebook only after the step is drawn", async () => {
+  const [, el] = await player();
+  const cell = document.createElement("div"), seen = [];
+  cell.append(el);
+  document.body.append(cell);
+  for (const type of ["mousedown", "focusin"]) cell.addEventListener(type, () => seen.push(type));
+  const forward = el.querySelector('button[data-cmd="forward"]');
+  forward.dispatchEvent(new window.MouseEvent("mousedown", { bubbles: true }));
+  forward.dispatchEvent(new window.FocusEvent("focusin", { bubbles: true }));
+  assert.deepEqual(seen, []);  // JupyterLab would make the cell active now, restyling all of it
+  await new Promise((resolve) => setTimeout(resolve, 20));  // two frames later
+  assert.deepEqual(seen, ["focusin"]);  // handed on: the cell becomes active
+  cell.classList.add("jp-mod-active");  // once active, presses go through as they are
+  forward.dispatchEvent(new window.MouseEvent("mousedown", { bubbles: true }));
+  assert.deepEqual(seen, ["focusin", "mousedown"]);
+  cell.remove();
+});
+
 test("keys: ← and → step, space plays; the step field seeks; the follow box asks to follow", async () => {
   const [model, el] = await player();
   const root = el.querySelector(".bv-player");
