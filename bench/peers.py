@@ -16,8 +16,14 @@ turns from round to round); after one warm-up round each figure is the best of -
   generate ms    the 64-token generate; "x HF" after a figure is that engine's speed over
                  transformers' (goal for blockviz with recording on, at every block
                  size: >= 1.0)
+  per round      the same speed ratio taken within each round (the engines ran one after the
+                 other, so a burst of load from other jobs falls on both), median and range over
+                 the rounds: a check on the ratio of the bests, which pairs runs of different rounds
   same tokens    outputs equal to the first engine's (blockviz at the first block size, recording
-                 on) token for token, over every round
+                 on; for vLLM, transformers') token for token, over every round
+
+vLLM is timed after the others, in rounds of its own beside transformers (the prompts are the
+same), since a vLLM process that has served requests goes on taking CPU time between them.
 
 Engines: blockviz's `LLM.generate` with recording on (the default: what users run) at each
 --block-size (default: the LLM's default block size, 256, and 16), and with `record=False` at the
@@ -32,6 +38,7 @@ import json
 import subprocess
 import time
 from pathlib import Path
+from statistics import median
 
 import torch
 
@@ -153,38 +160,46 @@ def main():
     hf = Transformers(args.model)
     engines = [Blockviz(args.model, size, record=True) for size in args.block_size]
     engines += [Blockviz(args.model, args.block_size[0], record=False), hf]
-    vllm, skipped = start_vllm(args, args.model)
-    if vllm:
-        engines.append(vllm)
     vocab = engines[0].llm.config.hf_config.vocab_size
     print(f"model: {args.model.name}; {args.threads} torch threads; prompts of {PROMPT_LEN} tokens, {NEW_TOKENS} "
-          f"generated, greedy; blockviz block sizes {args.block_size}; transformers {hf.version}; "
-          + (f"vLLM {vllm.version} (block size 32)" if vllm else f"vLLM skipped: {skipped}"))
-    print(f"{'batch':>5}  {'engine':<27} {'prefill tok/s (x HF)':>21} {'decode tok/s (x HF)':>20} "
-          f"{'generate ms (x HF)':>19}  same tokens", flush=True)
+          f"generated, greedy; blockviz block sizes {args.block_size}; transformers {hf.version}", flush=True)
+    header = (f"{'batch':>5}  {'engine':<27} {'prefill tok/s (x HF)':>21} {'decode tok/s (x HF)':>20} "
+              f"{'generate ms (x HF)':>19}  {'per round':>16}  same tokens")
+    print(header, flush=True)
+    for batch in args.batch:
+        print_rows(batch, measure(engines, batch, vocab, args.repeats))
+    # vLLM afterwards, beside transformers again: a vLLM process that has served requests keeps
+    # taking CPU time between them, which would fall on the other engines' timings
+    vllm, skipped = start_vllm(args, args.model)
+    if not vllm:
+        print(f"vLLM skipped: {skipped}")
+        return
+    print(f"vLLM {vllm.version} (block size 32), against transformers timed again in the same rounds:")
+    print(header, flush=True)
     try:
         for batch in args.batch:
-            print_rows(batch, measure(engines, batch, vocab, args.repeats))
+            print_rows(batch, measure([hf, vllm], batch, vocab, args.repeats))
     finally:
-        if vllm:
-            vllm.close()
+        vllm.close()
 
 
-def print_rows(batch: int, figures: dict[str, tuple[float, float, int, int]]):
-    hf_first, hf_full, _, _ = figures["transformers"]
+def print_rows(batch: int, figures: dict[str, tuple[float, float, list[float], int, int]]):
+    hf_first, hf_full, hf_rounds, _, _ = figures["transformers"]
     hf_prefill, hf_decode = batch * PROMPT_LEN / hf_first, batch * (NEW_TOKENS - 1) / (hf_full - hf_first)
-    for name, (first, full, same, total) in figures.items():
+    for name, (first, full, rounds, same, total) in figures.items():
         prefill, decode = batch * PROMPT_LEN / first, batch * (NEW_TOKENS - 1) / (full - first)
+        paired = [hf / own for hf, own in zip(hf_rounds, rounds)]
         print(f"{batch:>5}  {name:<27} {prefill:>13,.0f} ({ratio(prefill, hf_prefill)}) "
               f"{decode:>12,.0f} ({ratio(decode, hf_decode)}) {full * 1e3:>11.1f} ({ratio(hf_full, full)})  "
-              f"{same}/{total}", flush=True)
+              f"{median(paired):.2f} ({min(paired):.2f}-{max(paired):.2f})  {same}/{total}", flush=True)
 
 
-def measure(engines: list, batch: int, vocab: int, repeats: int) -> dict[str, tuple[float, float, int, int]]:
-    """Per engine: (best 1-token generate s, best 64-token generate s, outputs equal to the first
-    engine's, outputs)."""
+def measure(engines: list, batch: int, vocab: int, repeats: int) -> dict[str, tuple[float, float, list[float], int, int]]:
+    """Per engine: (best 1-token generate s, best 64-token generate s, each round's 64-token
+    generate s, outputs equal to the first engine's, outputs)."""
     first = {e.name: float("inf") for e in engines}
     full = dict(first)
+    rounds = {e.name: [] for e in engines}
     same = {e.name: 0 for e in engines}
     for round_ in range(repeats + 1):
         first_prompts = prompts(batch, vocab, seed=1000 * batch + 2 * round_)
@@ -197,11 +212,12 @@ def measure(engines: list, batch: int, vocab: int, repeats: int) -> dict[str, tu
             if round_:  # round 0 warms up
                 first[engine.name] = min(first[engine.name], seconds_1)
                 full[engine.name] = min(full[engine.name], seconds)
+                rounds[engine.name].append(seconds)
         reference = outputs[engines[0].name]
         for name, out in outputs.items():
             same[name] += sum(a == b for a, b in zip(out, reference))
     total = batch * (repeats + 1)
-    return {e.name: (first[e.name], full[e.name], same[e.name], total) for e in engines}
+    return {e.name: (first[e.name], full[e.name], rounds[e.name], same[e.name], total) for e in engines}
 
 
 if __name__ == "__main__":
