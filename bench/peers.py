@@ -23,7 +23,7 @@ turns from round to round); after one warm-up round each figure is the best of -
                  on; for vLLM, transformers') token for token, over every round
 
 vLLM is timed after the others, in rounds of its own beside transformers (the prompts are the
-same), since a vLLM process that has served requests goes on taking CPU time between them.
+same), since a vLLM process goes on taking CPU time for a while after it answers.
 
 Engines: blockviz's `LLM.generate` with recording on (the default: what users run) at each
 --block-size (default: the LLM's default block size, 256, and 16), and with `record=False` at the
@@ -168,8 +168,9 @@ def main():
     print(header, flush=True)
     for batch in args.batch:
         print_rows(batch, measure(engines, batch, vocab, args.repeats))
-    # vLLM afterwards, beside transformers again: a vLLM process that has served requests keeps
-    # taking CPU time between them, which would fall on the other engines' timings
+    # vLLM afterwards, beside transformers again: a vLLM process goes on taking CPU time for a
+    # while after it answers (a third of a core over the next 3 s here), which would fall on the
+    # engine timed next
     vllm, skipped = start_vllm(args, args.model)
     if not vllm:
         print(f"vLLM skipped: {skipped}")

@@ -92,32 +92,24 @@ function morph(node, parsed) {
     } else if (old.nodeType !== 1) {
       if (old.nodeValue !== next.nodeValue) old.nodeValue = next.nodeValue;
     } else {
-      sameAttrs(old, next);
+      setAttrs(old, Object.fromEntries(next.getAttributeNames().map((name) => [name, next.getAttribute(name)])));
       morph(old, next);
     }
   });
   for (const extra of olds.slice(news.length)) extra.remove();
 }
 
-// Gives `node` the attributes of `model`, in its order: from the first name out of place on, the
-// rest are removed and set again (the markup lists attributes in the order they were set).
-function sameAttrs(node, model) {
-  const names = node.getAttributeNames(), wanted = model.getAttributeNames();
+// Sets exactly `attrs` ({name: value}) on `node`, in their order (the markup lists attributes in
+// the order they were set): those already in place are left alone or change value; from the first
+// name out of place on, the rest are removed and set again.
+export function setAttrs(node, attrs) {
+  const names = node.getAttributeNames(), wanted = Object.keys(attrs);
   let k = 0;
   while (k < names.length && k < wanted.length && names[k] === wanted[k]) k++;
   for (const name of names.slice(k)) node.removeAttribute(name);
   wanted.forEach((name, i) => {
-    const value = model.getAttribute(name);
-    if (i >= k || node.getAttribute(name) !== value) node.setAttribute(name, value);
+    if (i >= k || node.getAttribute(name) !== attrs[name]) node.setAttribute(name, attrs[name]);
   });
-}
-
-// Sets exactly `attrs` on `node`: others are removed, those unchanged are left alone.
-export function setAttrs(node, attrs) {
-  for (const name of node.getAttributeNames()) if (!(name in attrs)) node.removeAttribute(name);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (node.getAttribute(name) !== value) node.setAttribute(name, value);
-  }
 }
 
 // The states of blocks in the free queue (blockviz/states.py); the others are in block tables.

@@ -111,12 +111,16 @@ test("a patch prepared ahead (its markup parsed) gives the same page, once; appl
   assert.equal(again.innerHTML, plain.innerHTML);
 });
 
-test("setAttrs leaves exactly the attributes given, keeping the order of those it keeps", () => {
+test("setAttrs leaves exactly the attributes given, in their order, rewriting none before the first out of place", () => {
   const node = document.createElementNS("http://www.w3.org/2000/svg", "g");
   node.setAttribute("a", "1"); node.setAttribute("b", "2"); node.setAttribute("c", "3");
-  setAttrs(node, { c: "3", a: "9", d: "4" });
+  const a = node.getAttributeNode("a");
+  setAttrs(node, { a: "9", c: "3", d: "4" });
   assert.deepEqual(node.getAttributeNames(), ["a", "c", "d"]);
   assert.equal(node.getAttribute("a"), "9");
+  assert.equal(node.getAttributeNode("a"), a);  // changed in place, not removed and added
+  setAttrs(node, { c: "3", a: "9" });
+  assert.deepEqual(node.getAttributeNames(), ["c", "a"]);
 });
 
 test("with motion, a cell fades to its new colour and a block leaving the free queue slides, markup unchanged", () => {
