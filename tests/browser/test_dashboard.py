@@ -4,7 +4,8 @@ after each move the block states in the page must equal the engine's classifier 
 the page must be exactly the pool Python renders for that step (so a pool patched cell by cell, and
 one stepped from the patches sent ahead, is the same as one drawn whole). Past the recorded end ▶
 runs the engine; the cell pressed in becomes JupyterLab's active cell. A view opened at a step
-stays there while the engine runs on; the player stays in view when the page scrolls; no pane overflows sideways. The KV view's K/V switch redraws it with V.
+stays there while the engine runs on; the player stays in view when the page scrolls; no pane
+overflows sideways. The KV view's K/V switch redraws it with V.
 
 Saves a screenshot and the latencies (median, p90, max; with the machine's load average) in
 out/browser/latency.json, each from the click event (its timeStamp: a real mouse click through
