@@ -184,10 +184,12 @@ def main():
         vllm.close()
 
 
-def print_rows(batch: int, figures: dict[str, tuple[float, float, list[float], int, int]]):
-    hf_first, hf_full, hf_rounds, _, _ = figures["transformers"]
+def print_rows(batch: int, figures: dict[str, tuple[float, list[float], int, int]]):
+    hf_first, hf_rounds, _, _ = figures["transformers"]
+    hf_full = min(hf_rounds)
     hf_prefill, hf_decode = batch * PROMPT_LEN / hf_first, batch * (NEW_TOKENS - 1) / (hf_full - hf_first)
-    for name, (first, full, rounds, same, total) in figures.items():
+    for name, (first, rounds, same, total) in figures.items():
+        full = min(rounds)
         prefill, decode = batch * PROMPT_LEN / first, batch * (NEW_TOKENS - 1) / (full - first)
         paired = [hf / own for hf, own in zip(hf_rounds, rounds)]
         print(f"{batch:>5}  {name:<27} {prefill:>13,.0f} ({ratio(prefill, hf_prefill)}) "
@@ -195,11 +197,10 @@ def print_rows(batch: int, figures: dict[str, tuple[float, float, list[float], i
               f"{median(paired):.2f} ({min(paired):.2f}-{max(paired):.2f})  {same}/{total}", flush=True)
 
 
-def measure(engines: list, batch: int, vocab: int, repeats: int) -> dict[str, tuple[float, float, list[float], int, int]]:
-    """Per engine: (best 1-token generate s, best 64-token generate s, each round's 64-token
-    generate s, outputs equal to the first engine's, outputs)."""
+def measure(engines: list, batch: int, vocab: int, repeats: int) -> dict[str, tuple[float, list[float], int, int]]:
+    """Per engine: (best 1-token generate s, each round's 64-token generate s, outputs equal to
+    the first engine's, outputs)."""
     first = {e.name: float("inf") for e in engines}
-    full = dict(first)
     rounds = {e.name: [] for e in engines}
     same = {e.name: 0 for e in engines}
     for round_ in range(repeats + 1):
@@ -212,13 +213,12 @@ def measure(engines: list, batch: int, vocab: int, repeats: int) -> dict[str, tu
             seconds, outputs[engine.name] = engine(batch_prompts, NEW_TOKENS)
             if round_:  # round 0 warms up
                 first[engine.name] = min(first[engine.name], seconds_1)
-                full[engine.name] = min(full[engine.name], seconds)
                 rounds[engine.name].append(seconds)
         reference = outputs[engines[0].name]
         for name, out in outputs.items():
             same[name] += sum(a == b for a, b in zip(out, reference))
     total = batch * (repeats + 1)
-    return {e.name: (first[e.name], full[e.name], rounds[e.name], same[e.name], total) for e in engines}
+    return {e.name: (first[e.name], rounds[e.name], same[e.name], total) for e in engines}
 
 
 if __name__ == "__main__":
