@@ -21,20 +21,27 @@ function render({ model, el }) {
   const me = Math.random().toString(36).slice(2);
   let sent = 0, local = null;
   const pending = new Set();
-  const send = (cmd, step) => {
+  // Commands reach Python in the order sent. One for a step drawn here already (`shown`) waits until
+  // the frame is drawn, and any sent after it wait with it: Python's answer (the panes it redraws, the
+  // steps around sent ahead) can wait, and on a machine of few cores the kernel working through it
+  // would take the CPU the browser needs to draw the step.
+  const outbox = [];
+  const send = (cmd, step, shown = false) => {
     waiting = true;
     const id = `${me}:${++sent}`;
     pending.add(id);
     root.setAttribute("aria-busy", "true");
-    model.send({ cmd, step, id });
+    if (!shown && outbox.length === 0) return model.send({ cmd, step, id });
+    outbox.push({ cmd, step, id });
+    if (outbox.length === 1) later(() => { for (const message of outbox.splice(0)) model.send(message); });
   };
   const move = (delta, cmd) => {
     const to = (local ? local.step : model.get("step")) + delta;
     const label = model.get("ahead")[to];
     if (label && stepViews(window, model.get("channel"), to)) {
       local = { step: to, status: label[0], at_end: label[1] };
-      send("seek", to);
       draw();
+      send("seek", to, true);
     } else send(cmd);
   };
   const press = (cmd) => (cmd === "back" ? move(-1, cmd) : cmd === "forward" ? move(1, cmd) : send(cmd));

@@ -11,7 +11,14 @@ import { stepViews } from "../../../blockviz/views/js/step_ahead.js";
 const { JSDOM } = createRequire(import.meta.url)("jsdom");
 const { window } = new JSDOM("<!DOCTYPE html><body></body>");
 window.matchMedia = () => ({ matches: false });  // motion on: jsdom has no Web Animations, so nothing moves
-Object.assign(globalThis, { window, document: window.document, CustomEvent: window.CustomEvent, Option: window.Option });
+// the page draws its frames once it has handled each request: what waits for a frame runs then
+const frames = [];
+const requestAnimationFrame = (fn) => frames.push(fn);
+const drawFrames = () => {
+  for (let n = 0; frames.length && n < 10; n++) for (const fn of frames.splice(0)) fn();
+};
+Object.assign(globalThis, { window, document: window.document, CustomEvent: window.CustomEvent, Option: window.Option,
+                            requestAnimationFrame });
 
 let out = [];
 const views = new Map();
@@ -82,6 +89,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   let answer;
   try {
     answer = await commands[request.command](request);
+    drawFrames();
   } catch (error) {
     answer = { error: String(error && error.stack || error) };
   }

@@ -132,6 +132,8 @@ test("a view alone shows its step and follow toggle; under a player the bar is h
   assert.equal(el.querySelector(".bv-detail-box").innerHTML, "<b>block 4</b>");
 });
 
+const frames = () => new Promise((resolve) => setTimeout(resolve, 20));  // fake_page's frames: 1 ms each
+
 test("◀ ▶ and ← → show a step sent ahead at once, with every view driven, then tell Python the step", async () => {
   const { listenSteps } = await import("../../../blockviz/views/js/step_ahead.js");
   const [model, el] = await player({ channel: "c1", ahead: { 2: ["step 2 / 5", false], 4: ["step 4 / 5", false] } });
@@ -145,6 +147,8 @@ test("◀ ▶ and ← → show a step sent ahead at once, with every view driven
     assert.equal(el.querySelector(".bv-status").textContent, "step 4 / 5");
     assert.equal(el.querySelector(".bv-jump").value, "4");
     assert.equal(root.getAttribute("aria-busy"), "true");
+    assert.deepEqual(model.sent, []);  // Python hears of it once the frame is drawn
+    await frames();
     assert.deepEqual(model.sent.map(({ cmd, step }) => [cmd, step]), [["seek", 4]]);
     model.change("status", "step 3 / 5");  // an answer to an earlier command: the step shown stays
     assert.equal(root.dataset.step, "4");
@@ -157,6 +161,25 @@ test("◀ ▶ and ← → show a step sent ahead at once, with every view driven
     model.message({ done: true, id: model.sent[1].id });
     assert.equal(root.dataset.step, "5");  // all answered: Python's state
     assert.equal(root.getAttribute("aria-busy"), "false");
+  } finally {
+    stop();
+  }
+});
+
+test("a command sent while a step shown at once waits for its frame goes to Python after it", async () => {
+  const { listenSteps } = await import("../../../blockviz/views/js/step_ahead.js");
+  const [model, el] = await player({ channel: "c3", ahead: { 4: ["step 4 / 5", false] } });
+  const stop = listenSteps(window, () => "c3", (step) => step === 4);
+  try {
+    el.querySelector('[data-cmd="forward"]').click();  // step 4, shown at once
+    el.querySelector('[data-cmd="forward"]').click();  // step 5: not sent ahead, asked of Python
+    el.querySelector('[data-cmd="toggle"]').click();
+    assert.deepEqual(model.sent, []);
+    await frames();
+    assert.deepEqual(model.sent.map(({ cmd, step }) => [cmd, step]), [["seek", 4], ["forward", undefined],
+                                                                      ["toggle", undefined]]);
+    el.querySelector('[data-cmd="last"]').click();  // nothing waits: sent at once
+    assert.equal(model.sent.at(-1).cmd, "last");
   } finally {
     stop();
   }
