@@ -1,40 +1,61 @@
 """The pool's state glyphs as SVG shapes instead of text: a browser lays out no text for them, which
 is most of what a step that changes hundreds of cells at once used to cost it (docs/benchmarks.md,
 Views). The shapes draw the characters of theme.STATE_STYLES (○ ◎ ⊘ ◔ ● ◆), which the other views
-and the HTML detail still write as text, in each state's text colour."""
-from math import cos, pi, sin
+and the HTML detail still write as text, in each state's text colour.
 
+Every glyph is one filled path, the same element with the same attributes whatever the state: a
+block changing state changes the path's outline and colour in place (pool_patch.body_edits). Rings
+are the area between two circles drawn in opposite directions (a path fills where its outlines wind
+round a point, the SVG default), marks inside drawn in the direction of the outer circle."""
 from blockviz.states import BlockState
 from blockviz.views.theme import STATE_STYLES
 
 BOX = 14   # a glyph's box, px: the 14 px of a text glyph (tests/views/test_legibility.py)
-C, R, LINE = 7, 5.5, 1.6  # centre, radius, stroke of the circles in a box of BOX
-# ◔'s filled quarter (top right), as points from the centre round the arc: the exports' rasteriser
-# draws M/L/Z paths only
-QUARTER = [(C, C)] + [(C + R * sin(pi / 2 * k / 8), C - R * cos(pi / 2 * k / 8)) for k in range(9)]
+C, R, LINE = 7, 5.5, 1.6  # centre, radius and line width of the rings, in a box of BOX
+D, W = R / 2 ** 0.5, LINE / 2 / 2 ** 0.5  # ⊘: a bar from the ring's lower left to its upper right
+SLASH = [(C - D - W, C + D - W), (C + D - W, C - D - W), (C + D + W, C - D + W), (C - D + W, C + D + W)]
+INNER = R - LINE / 2                      # ◔: the top right quarter inside the ring
 DIAMOND = [(C, 0.6), (13.4, C), (C, 13.4), (0.6, C)]
 
 
-def polygon(points, x: float, y: float, ink: str) -> str:
-    d = " ".join(f"{'L' if k else 'M'}{x + px:.1f} {y + py:.1f}" for k, (px, py) in enumerate(points))
-    return f'<path d="{d} Z" fill="{ink}"/>'
+def num(v: float) -> str:
+    return f"{round(v, 2):.10g}"
+
+
+def circle(x: float, y: float, r: float, clockwise: bool = True) -> str:
+    """A circle of radius r round the centre of the box at (x, y), as two half arcs (clockwise as the
+    page shows it)."""
+    cy, sweep = num(y + C), int(clockwise)
+    return f"M{num(x + C - r)} {cy}A{num(r)} {num(r)} 0 1 {sweep} {num(x + C + r)} {cy}" \
+           f"A{num(r)} {num(r)} 0 1 {sweep} {num(x + C - r)} {cy}Z"
+
+
+def ring(x: float, y: float, r: float) -> str:
+    return circle(x, y, r + LINE / 2) + circle(x, y, r - LINE / 2, clockwise=False)
+
+
+def polygon(x: float, y: float, points) -> str:
+    return "".join(f"{'L' if k else 'M'}{num(x + px)} {num(y + py)}" for k, (px, py) in enumerate(points)) + "Z"
+
+
+def outline(state: BlockState, x: float, y: float) -> str:
+    """The outline of a state's glyph in the box whose top left is (x, y), in the page's coordinates:
+    a glyph moved by a transform would cost the browser a paint property node of its own."""
+    if state is BlockState.CACHED:  # ●
+        return circle(x, y, R + LINE / 2)
+    if state is BlockState.SHARED:  # ◆
+        return polygon(x, y, DIAMOND)
+    d = ring(x, y, R)  # ○
+    if state is BlockState.CACHED_FREE:  # ◎
+        d += ring(x, y, 2.4)
+    elif state is BlockState.STALE_FREE:  # ⊘
+        d += polygon(x, y, SLASH)
+    elif state is BlockState.FILLING:  # ◔
+        d += f"M{num(x + C)} {num(y + C)}L{num(x + C)} {num(y + C - INNER)}A{num(INNER)} {num(INNER)} 0 0 1 " \
+             f"{num(x + C + INNER)} {num(y + C)}Z"
+    return d
 
 
 def glyph(state: BlockState, x: float, y: float) -> str:
     """A state's glyph in a BOX × BOX box whose top left is (x, y)."""
-    ink = STATE_STYLES[state].text
-    cx, cy = x + C, y + C
-    if state is BlockState.CACHED:  # ●
-        return f'<circle cx="{cx:g}" cy="{cy:g}" r="{R + LINE / 2:g}" fill="{ink}"/>'
-    if state is BlockState.SHARED:  # ◆
-        return polygon(DIAMOND, x, y, ink)
-    ring = f'<circle cx="{cx:g}" cy="{cy:g}" r="{R:g}" fill="none" stroke="{ink}" stroke-width="{LINE:g}"/>'  # ○
-    if state is BlockState.CACHED_FREE:  # ◎
-        ring += f'<circle cx="{cx:g}" cy="{cy:g}" r="2.4" fill="none" stroke="{ink}" stroke-width="{LINE:g}"/>'
-    elif state is BlockState.STALE_FREE:  # ⊘
-        d = R / 2 ** 0.5
-        ring += (f'<line x1="{cx - d:.1f}" y1="{cy + d:.1f}" x2="{cx + d:.1f}" y2="{cy - d:.1f}" stroke="{ink}" '
-                 f'stroke-width="{LINE:g}"/>')
-    elif state is BlockState.FILLING:  # ◔
-        ring += polygon(QUARTER, x, y, ink)
-    return ring
+    return f'<path d="{outline(state, x, y)}" fill="{STATE_STYLES[state].text}"/>'

@@ -1,16 +1,18 @@
 """Draw the SVG our renderers emit onto a matplotlib figure, so any view exports to PNG or GIF
 without cairo or a browser.
 
-Only the subset the renderers use is understood: rect, text, line, circle (the pool's state glyphs,
-blockviz/views/glyphs.py) and polygon paths (M/L/Z, one polygon per M: filled glyphs, or the pool's
-dashed outlines of the blocks changed), coloured by attributes or by theme classes (drawn with their
-light fallbacks).
+Only the subset the renderers use is understood: rect, text, line and paths (absolute M, L, Z and
+circular arcs A: the pool's state glyphs, blockviz/views/glyphs.py, its notch and the dashed
+outlines of the blocks changed), coloured by attributes or by theme classes (drawn with
+their light fallbacks).
 """
 import re
+from math import atan2, ceil, cos, hypot, pi, sin, sqrt
 from xml.etree import ElementTree
 
 from matplotlib.figure import Figure
-from matplotlib.patches import Circle, Polygon, Rectangle
+from matplotlib.patches import PathPatch, Rectangle
+from matplotlib.path import Path
 
 from blockviz.views.theme import THEME, matplotlib_fonts, theme_fallback
 
@@ -43,6 +45,58 @@ def _outline(element, pt: float) -> dict:
             "linestyle": (0, [float(v) / width for v in dash.split()]) if dash else "solid"}
 
 
+NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?")
+
+
+def arc(start: tuple[float, float], r: float, large: bool, sweep: bool, end: tuple[float, float]) -> list:
+    """Points along SVG's circular arc (A with rx = ry, no rotation) from `start` to `end`, end
+    included: the arc of the circle through both that `large` and `sweep` pick (SVG's rules)."""
+    (x0, y0), (x1, y1) = start, end
+    hx, hy = (x0 - x1) / 2, (y0 - y1) / 2  # half the chord
+    half = hypot(hx, hy)
+    if half == 0:
+        return []
+    r = max(r, half)  # a radius too small to reach grows until it does
+    reach = (1 if large != sweep else -1) * sqrt(r * r - half * half) / half
+    cx, cy = (x0 + x1) / 2 + reach * hy, (y0 + y1) / 2 - reach * hx
+    a0 = atan2(y0 - cy, x0 - cx)
+    span = atan2(y1 - cy, x1 - cx) - a0
+    if sweep and span <= 0:  # sweep: the way angles grow, clockwise on the page (y points down)
+        span += 2 * pi
+    elif not sweep and span >= 0:
+        span -= 2 * pi
+    n = max(2, ceil(abs(span) / (pi / 32)))
+    return [(cx + r * cos(a0 + span * k / n), cy + r * sin(a0 + span * k / n)) for k in range(1, n + 1)]
+
+
+def path_of(el) -> Path:
+    """A path element's outline as matplotlib's Path: one polygon for each M, filled where its
+    outlines wind round a point (SVG's default)."""
+    vertices, codes, first, here = [], [], (0.0, 0.0), (0.0, 0.0)
+    for command, args in re.findall(r"([MLAZ])([^MLAZ]*)", el.get("d", "")):
+        numbers = [float(v) for v in NUMBER.findall(args)]
+        if command == "Z":
+            vertices.append(first)
+            codes.append(Path.CLOSEPOLY)
+            here = first
+            continue
+        if command == "A":
+            points = []
+            for k in range(0, len(numbers), 7):
+                r, _, _, large, sweep, x, y = numbers[k:k + 7]
+                points += arc(points[-1] if points else here, r, bool(large), bool(sweep), (x, y))
+        else:
+            points = list(zip(numbers[::2], numbers[1::2]))
+        if command == "M":
+            first = points[0]
+            codes += [Path.MOVETO] + [Path.LINETO] * (len(points) - 1)
+        else:
+            codes += [Path.LINETO] * len(points)
+        vertices += points
+        here = points[-1] if points else here
+    return Path(vertices, codes)
+
+
 def svg_size(svg: str) -> tuple[float, float]:
     root = ElementTree.fromstring(svg)
     return float(root.get("width")), float(root.get("height"))
@@ -67,14 +121,8 @@ def draw_svg(fig: Figure, svg: str, width: float | None = None, height: float | 
         elif tag == "line":
             ax.plot([_num(el, "x1"), _num(el, "x2")], [_num(el, "y1"), _num(el, "y2")],
                     color=_paint(el, "stroke"), linewidth=_num(el, "stroke-width", 1) * pt)
-        elif tag == "circle":
-            edge = _paint(el, "stroke")
-            ax.add_patch(Circle((_num(el, "cx"), _num(el, "cy")), _num(el, "r"), facecolor=_paint(el, "fill"),
-                                edgecolor=edge, linewidth=_num(el, "stroke-width", 1) * pt if edge != "none" else 0))
         elif tag == "path":
-            for part in el.get("d", "").split("M")[1:]:
-                points = [(float(x), float(y)) for x, y in re.findall(r"([-\d.]+)[ ,]([-\d.]+)", part)]
-                ax.add_patch(Polygon(points, closed=True, **_outline(el, pt)))
+            ax.add_patch(PathPatch(path_of(el), **_outline(el, pt)))
         elif tag == "text" and el.text:
             anchor = {"start": "left", "middle": "center", "end": "right"}[el.get("text-anchor", "start")]
             ax.text(_num(el, "x"), _num(el, "y"), el.text, fontsize=_num(el, "font-size", 11) * pt,

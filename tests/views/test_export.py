@@ -8,8 +8,10 @@ from PIL import Image, ImageColor
 from blockviz.states import BlockState
 from blockviz.trace.events import RequestAdded
 from blockviz.views.export import VIEWS, export_gif, export_html, export_png, export_svg, first_busy_step
-from blockviz.views.glyphs import R
+from blockviz.views.glyphs import C, R
 from blockviz.views.theme import STATE_STYLES
+
+from svgtools import glyph_box
 
 
 @pytest.mark.parametrize("view", VIEWS)
@@ -38,12 +40,12 @@ def test_png_draws_the_pools_glyph_shapes(lifecycle, tmp_path):
         rgb = image.convert("RGB")
         painted = 0
         for cell in svg.iter():
-            circle = next((el for el in cell if el.tag.endswith("circle")), None)
-            if cell.get("data-state") is None or circle is None:
+            if cell.get("data-state") is None:
                 continue
             ink = ImageColor.getrgb(STATE_STYLES[BlockState(cell.get("data-state"))].text)
-            # on every glyph's ring (or in its disc), right of the centre: painted in the state's ink
-            pixel = rgb.getpixel((int(float(circle.get("cx")) + R), int(float(circle.get("cy")))))
+            x, y = glyph_box(cell)
+            # on every glyph's ring (or in its disc or diamond), right of the centre: painted in the state's ink
+            pixel = rgb.getpixel((int(x + C + R), int(y + C)))
             assert max(abs(a - b) for a, b in zip(pixel, ink)) < 48, (cell.get("data-block-id"), pixel, ink)
             painted += 1
     assert painted >= 12

@@ -3,19 +3,24 @@ pool draws its state glyphs as shapes: at least as large, one distinct shape per
 glyph of the views and the player in the fonts Debian ships with chromium (DejaVu and the CJK font
 the test command installs): a glyph no font has is drawn as an empty box."""
 import re
+from itertools import combinations
 from pathlib import Path
 
+import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 from blockviz.i18n import t
 from blockviz.states import BlockState, classify_block
-from blockviz.views.glyphs import glyph
+from blockviz.views.glyphs import BOX, glyph, outline
 from blockviz.views.player import STRINGS
 from blockviz.views.render_pool import render_block_detail
 from blockviz.views.render_view import render_view
+from blockviz.views.svg_raster import draw_svg
 from blockviz.views.theme import OUTCOME_STYLES, STATE_STYLES
 
-from svgtools import parse, with_attr
+from svgtools import glyph_box, glyph_path, parse, with_attr
 
 GLYPHS = {s.glyph for s in STATE_STYLES.values()} | {s.glyph for s in OUTCOME_STYLES.values()}
 FONTS = [*Path("/usr/share/fonts/truetype/dejavu").glob("*.ttf"), Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")]
@@ -44,47 +49,30 @@ def test_the_detail_writes_its_state_glyph_at_14_px(lifecycle):
         assert sizes and min(map(int, sizes)) >= 14, state
 
 
-SHAPES = ("circle", "path", "line")
 TEXT_GLYPH_INK = 8.4  # px: how wide and high DejaVu Sans Mono draws ○ ◎ ◔ ● ◆ at 14 px (⊘ 7.4)
+ZOOM = 10  # glyphs drawn 10 times their size: ink measured to a tenth of a pixel
 
 
-def glyph_shapes(cell) -> list:
-    """The shapes of a cell's glyph: its paths and lines without a theme class (the notch has one)."""
-    return [el for el in cell.iter() if el.tag.split("}")[-1] in SHAPES and not el.get("class")]
-
-
-def extent(shapes) -> tuple[float, float]:
-    """Width and height of what the shapes cover, strokes included."""
-    xs, ys = [], []
-    for el in shapes:
-        tag, half = el.tag.split("}")[-1], float(el.get("stroke-width", 0)) / 2
-        if tag == "circle":
-            r = float(el.get("r")) + half
-            xs += [float(el.get("cx")) - r, float(el.get("cx")) + r]
-            ys += [float(el.get("cy")) - r, float(el.get("cy")) + r]
-        elif tag == "line":
-            xs += [float(el.get("x1")) - half, float(el.get("x2")) + half]
-            ys += [float(el.get("y1")) + half, float(el.get("y2")) - half]
-        else:
-            points = [tuple(map(float, p)) for p in re.findall(r"[ML]([-\d.]+) ([-\d.]+)", el.get("d"))]
-            xs += [x for x, _ in points]
-            ys += [y for _, y in points]
-    return max(xs) - min(xs), max(ys) - min(ys)
-
-
-def signature(shapes) -> tuple:
-    return tuple((el.tag.split("}")[-1], el.get("fill") == "none") for el in shapes)
+def inked(state: BlockState) -> np.ndarray:
+    """Where the glyph of `state` puts ink, drawn in black on white ZOOM times its size by the
+    exports' rasteriser."""
+    path = glyph(state, 0, 0).replace(f'fill="{STATE_STYLES[state].text}"', 'fill="#000000"')
+    fig = Figure(figsize=(BOX * ZOOM / 100, BOX * ZOOM / 100), dpi=100)
+    draw_svg(fig, f'<svg xmlns="http://www.w3.org/2000/svg" width="{BOX}" height="{BOX}">{path}</svg>')
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())[:, :, 0] < 128
 
 
 def test_the_pools_state_glyphs_are_shapes_as_large_as_14_px_text_one_per_state(lifecycle, huge_as_4096):
-    """Every cell (full, compact, a folded run) draws its state's glyph, no smaller than a 14 px
-    text glyph, and no two states' glyphs are the same shape (colour never carries meaning alone)."""
-    drawn = {state: parse(f'<svg xmlns="http://www.w3.org/2000/svg">{glyph(state, 0, 0)}</svg>')
-             for state in BlockState}
-    kinds = {state: signature(glyph_shapes(root)) for state, root in drawn.items()}
-    assert len(set(kinds.values())) == len(BlockState)
-    for state, root in drawn.items():
-        assert min(extent(glyph_shapes(root))) >= TEXT_GLYPH_INK + 4, state
+    """Every cell (full, compact, a folded run) draws its state's glyph, whose ink is no smaller
+    than a 14 px text glyph's, and no two states' glyphs look alike (colour never carries meaning alone)."""
+    ink = {state: inked(state) for state in BlockState}
+    for state, where in ink.items():
+        rows, cols = np.flatnonzero(where.any(axis=1)), np.flatnonzero(where.any(axis=0))
+        assert min(rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1) / ZOOM >= TEXT_GLYPH_INK + 4, state
+    for a, b in combinations(BlockState, 2):  # a twentieth of the box at least inked in one and not the other
+        assert (ink[a] != ink[b]).mean() > 0.05, (a, b)
     pools = [render_view(lifecycle, "pool", step) for step in range(lifecycle.last_step + 1)]
     pools += [render_view(huge_as_4096, "pool", 2)]  # compact cells and folded runs
     seen = set()
@@ -93,8 +81,7 @@ def test_the_pools_state_glyphs_are_shapes_as_large_as_14_px_text_one_per_state(
         assert not glyph_sizes(svg)  # no state glyph left as text
         for cell in with_attr(root, "data-state"):
             state = BlockState(cell.get("data-state"))
-            assert signature(glyph_shapes(cell)) == kinds[state]
-            assert min(extent(glyph_shapes(cell))) >= TEXT_GLYPH_INK + 4
+            assert glyph_path(cell).get("d") == outline(state, *glyph_box(cell))  # the state's shape, in the cell
             seen.add(state)
     assert seen == set(BlockState)
 
