@@ -4,9 +4,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz import Simulator
-from blockviz.states import count_states
+from blockviz.states import classify, count_states
 from blockviz.views import render_pool as render_pool_module
-from blockviz.views.pool_patch import pool_patch
+from blockviz.views.pool_patch import body_edits, pool_patch
 from blockviz.views.render_pool import pool_picture, render_pool
 
 requests = st.lists(st.tuples(st.text("abc", min_size=1, max_size=14), st.integers(1, 6)), min_size=1, max_size=6)
@@ -88,3 +88,34 @@ def test_a_block_that_only_moved_in_the_free_queue_changes_nothing_in_a_large_po
     shown, new = (pool_picture(sim.snapshot(step), sim.events(step), compact=False) for step in (0, 1))
     moved = {key: attrs for key, attrs, _ in pool_patch(shown, new)["cells"] if key > 2}
     assert sorted(moved) == list(range(3, 16)) and all(attrs["data-queue"] == str(key - 2) for key, attrs in moved.items())
+
+def test_a_body_whose_elements_stay_is_sent_as_the_values_that_changed():
+    old = '<rect x="1" fill="#fff"/><text x="2">a &amp; b</text><title>t</title>'
+    new = '<rect x="1" fill="#000"/><text x="2">&lt;c&gt; &quot;d&quot;</text><title>t</title>'
+    assert body_edits(old, new) == [[0, "fill", "#000"], [1, "", '<c> "d"']]  # values as a page sets them
+    assert body_edits(old, old) == []
+    assert body_edits(old, '<rect fill="#000" x="1"/><text x="2">a</text><title>t</title>') is None  # reordered
+    assert body_edits(old, '<rect x="1" fill="#fff"/><text x="2">a &amp; b</text>') is None  # an element fewer
+    assert body_edits(old, '<rect x="1" fill="#fff"/><text x="2" font-weight="bold">a</text><title>t</title>') is None
+    # text beside an element is not the element's whole text: it changes with the markup
+    assert body_edits("<text>a<tspan>b</tspan></text>", "<text>c<tspan>b</tspan></text>") is None
+    assert body_edits("<text>a<tspan>b</tspan></text>", "<text>a<tspan>c</tspan></text>") == [[1, "", "c"]]
+
+
+def test_a_block_changing_state_in_a_large_pool_changes_its_colours_and_outline_in_place():
+    """Every state's cell has the same elements (glyphs.py): a compact pool's patch sends only the
+    values that changed, except where the notch of the next allocation comes or goes."""
+    sim = Simulator(num_blocks=300, block_size=4)
+    sim.add("the cat sat on the mat " * 8, max_tokens=3)
+    sim.add("a dog sat on the log " * 6, max_tokens=3)
+    sim.run()
+    pictures = [pool_picture(sim.snapshot(step), sim.events(step)) for step in range(sim.last_step + 1)]
+    states = [dict(zip(range(300), (s.value for s in classify(sim.snapshot(step))))) for step in range(len(pictures))]
+    changed = 0
+    for k, (shown, new) in enumerate(zip(pictures, pictures[1:])):
+        notched = {sim.snapshot(k).free_block_ids[0], sim.snapshot(k + 1).free_block_ids[0]}
+        for key, _, body in pool_patch(shown, new)["cells"]:
+            if states[k][key] != states[k + 1][key] and key not in notched:
+                assert isinstance(body, list) and {name for _, name, _ in body} <= {"fill", "d"}, (k, key, body)
+                changed += 1
+    assert changed > 50

@@ -32,7 +32,7 @@ export function showFull(el, full) {
 // unprepared patch here too: one parse of all its cells costs the browser less than one per cell.)
 export function prepare(doc, patch) {
   if (patch.parsed) return;
-  const bodies = [...patch.cells.map(([, , body]) => body ?? ""), ...(patch.insert || []).map(([, , body]) => body)];
+  const bodies = [...patch.cells.map(([, , body]) => (typeof body === "string" ? body : "")), ...(patch.insert || []).map(([, , body]) => body)];
   const holder = doc.createElementNS(SVG_NS, "svg");
   holder.innerHTML = bodies.map((body) => `<g>${body}</g>`).join("");
   patch.parsed = [...holder.children];
@@ -65,7 +65,8 @@ export function applyPatch(page, patch, { motion = false } = {}) {
     const node = page.cells.get(key);
     const was = moving ? looks(node) : null;
     if (attrs) setAttrs(node, attrs);
-    if (body !== null) morph(node, parsed[k]);
+    if (Array.isArray(body)) edit(node, body);
+    else if (body !== null) morph(node, parsed[k]);
     if (was) move(node, was);
   });
   (patch.insert || []).forEach(([key, attrs, , before], k) => {
@@ -77,6 +78,17 @@ export function applyPatch(page, patch, { motion = false } = {}) {
   });
   page.version = patch.version;
   return "applied";
+}
+
+// Changes values in place, each [index of the element in document order, attribute name or "" for
+// the element's text, value]: a cell whose elements stay (a block changing state in a large pool)
+// changes only what a page must repaint, without markup to parse or compare.
+function edit(node, edits) {
+  const elements = node.getElementsByTagName("*");
+  for (const [k, name, value] of edits) {
+    if (name) elements[k].setAttribute(name, value);
+    else elements[k].textContent = value;
+  }
 }
 
 // Makes `node`'s children those of `parsed`, keeping each element whose name matches the new one

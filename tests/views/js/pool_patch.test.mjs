@@ -57,6 +57,17 @@ test("a changed body keeps the elements of the same name, with the new attribute
   assert.notEqual(el.querySelector('[data-block-id="0"] > rect'), rect);
 });
 
+test("a cell's edits change values in place: attributes, and the text of an element holding only text", () => {
+  const body = `<rect x="1" fill="#fff"></rect><text x="2">#0</text><path d="M0 0Z" fill="#000"></path>`;
+  const [el, shown] = page(pool([cell(0, "free", body)]));
+  const before = [...el.querySelectorAll('[data-block-id="0"] *')];
+  const edits = [[0, "fill", "#00825E"], [1, "", "a < b & “c”"], [2, "d", "M1 1Z"], [2, "fill", "#fff"]];
+  assert.equal(applyPatch(shown, { base: 1, version: 2, cells: [[0, null, edits]] }), "applied");
+  const next = `<rect x="1" fill="#00825E"></rect><text x="2">a &lt; b &amp; “c”</text><path d="M1 1Z" fill="#fff"></path>`;
+  assert.equal(el.innerHTML, parsed(pool([cell(0, "free", next)])));
+  assert.deepEqual([...el.querySelectorAll('[data-block-id="0"] *')], before);  // the same elements
+});
+
 test("a page that missed a patch asks for the full picture; an old patch is ignored", () => {
   const [el, shown] = page(pool([cell(0, "free")]), 5);
   const before = el.innerHTML;
