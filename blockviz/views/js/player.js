@@ -6,8 +6,15 @@
 // here and asks for one step at a time, waiting for the answer, so a slow step never piles up requests.
 import { stepViews } from "./step_ahead.js";
 
-// once the next frame is drawn: a second frame's callbacks run after the first frame was made
-const later = (fn) => requestAnimationFrame(() => requestAnimationFrame(fn));
+// once the next frame is drawn (a second frame's callbacks run after the first frame was made), or
+// after LATER_MS in a page that draws no frames (a tab in the background)
+export const LATER_MS = 100;
+const later = (fn) => {
+  let done = false;
+  const once = () => { if (!done) { done = true; fn(); } };
+  requestAnimationFrame(() => requestAnimationFrame(once));
+  setTimeout(once, LATER_MS);
+};
 
 function render({ model, el }) {
   const s = model.get("strings");

@@ -185,6 +185,25 @@ test("a command sent while a step shown at once waits for its frame goes to Pyth
   }
 });
 
+test("in a page that draws no frames (a tab in the background) a step shown at once still reaches Python", async () => {
+  const { LATER_MS } = await import("../../../blockviz/views/js/player.js");
+  const { listenSteps } = await import("../../../blockviz/views/js/step_ahead.js");
+  const [model, el] = await player({ channel: "c4", ahead: { 4: ["step 4 / 5", false] } });
+  const stop = listenSteps(window, () => "c4", (step) => step === 4);
+  const drawing = globalThis.requestAnimationFrame;
+  globalThis.requestAnimationFrame = () => 0;  // no frame comes
+  try {
+    el.querySelector('[data-cmd="forward"]').click();
+    assert.equal(el.querySelector(".bv-player").dataset.step, "4");
+    assert.deepEqual(model.sent, []);
+    await new Promise((resolve) => setTimeout(resolve, LATER_MS + 20));
+    assert.deepEqual(model.sent.map(({ cmd, step }) => [cmd, step]), [["seek", 4]]);
+  } finally {
+    globalThis.requestAnimationFrame = drawing;
+    stop();
+  }
+});
+
 test("without a view that can show it, a step sent ahead to the player alone is asked of Python", async () => {
   const [model, el] = await player({ channel: "c2", ahead: { 4: ["step 4 / 5", false] } });
   el.querySelector('[data-cmd="forward"]').click();  // no view listens on c2
