@@ -18,9 +18,8 @@ def shape(body: str) -> tuple[tuple, tuple[tuple[int, str, str], ...]]:
     skeleton, values, open_at, k = [], [], [], -1
     tokens = TOKEN.findall(body)
     for n, (end, name, attrs, empty, text) in enumerate(tokens):
-        if text:
-            sole = n and not tokens[n - 1][0] and tokens[n - 1][1] and not tokens[n - 1][3] and \
-                n + 1 < len(tokens) and tokens[n + 1][0]
+        if text:  # between two tags (the pattern joins text): the element's whole text when they open and close it
+            sole = 0 < n < len(tokens) - 1 and not (tokens[n - 1][0] or tokens[n - 1][3]) and tokens[n + 1][0]
             if sole:
                 values.append((open_at[-1], "", text))
             skeleton.append("" if sole else text)

@@ -32,7 +32,8 @@ def test_a_ring_is_filled_between_its_circles():
     """Two circles drawn in opposite directions: the ring between them is filled, its middle is not."""
     d = "M10 50A40 40 0 1 1 90 50A40 40 0 1 1 10 50ZM30 50A20 20 0 1 0 70 50A20 20 0 1 0 30 50Z"
     fig = Figure(figsize=(1, 1), dpi=100)
-    draw_svg(fig, f'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><path d="{d}" fill="#000000"/></svg>')
+    draw_svg(fig, f'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">'
+                  f'<path d="{d}" fill="#000000"/></svg>')
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     dark = np.asarray(canvas.buffer_rgba())[:, :, 0] < 128

@@ -32,7 +32,8 @@ export function showFull(el, full) {
 // unprepared patch here too: one parse of all its cells costs the browser less than one per cell.)
 export function prepare(doc, patch) {
   if (patch.parsed) return;
-  const bodies = [...patch.cells.map(([, , body]) => (typeof body === "string" ? body : "")), ...(patch.insert || []).map(([, , body]) => body)];
+  const bodies = [...patch.cells.map(([, , body]) => (typeof body === "string" ? body : "")),  // edits: no markup
+                  ...(patch.insert || []).map(([, , body]) => body)];
   const holder = doc.createElementNS(SVG_NS, "svg");
   holder.innerHTML = bodies.map((body) => `<g>${body}</g>`).join("");
   patch.parsed = [...holder.children];

@@ -63,7 +63,8 @@ test("a cell's edits change values in place: attributes, and the text of an elem
   const before = [...el.querySelectorAll('[data-block-id="0"] *')];
   const edits = [[0, "fill", "#00825E"], [1, "", "a < b & “c”"], [2, "d", "M1 1Z"], [2, "fill", "#fff"]];
   assert.equal(applyPatch(shown, { base: 1, version: 2, cells: [[0, null, edits]] }), "applied");
-  const next = `<rect x="1" fill="#00825E"></rect><text x="2">a &lt; b &amp; “c”</text><path d="M1 1Z" fill="#fff"></path>`;
+  const next = `<rect x="1" fill="#00825E"></rect><text x="2">a &lt; b &amp; “c”</text>` +
+    `<path d="M1 1Z" fill="#fff"></path>`;
   assert.equal(el.innerHTML, parsed(pool([cell(0, "free", next)])));
   assert.deepEqual([...el.querySelectorAll('[data-block-id="0"] *')], before);  // the same elements
 });
