@@ -1,13 +1,13 @@
 """Interface strings in English and Chinese: one table, merged from one module per area.
 
-Each area module (views.py, exercises.py, demo.py, lessons.py, vllm.py, build.py, router.py) defines STRINGS = {key: {"en": ..., "zh": ...}}.
+Each area module (views.py, exercises.py, demo.py, lessons.py, vllm.py, diy.py, router.py) defines STRINGS = {key: {"en": ..., "zh": ...}}.
 A text that counts `n` things may add "en.one", its English form for n == 1 ("1 token", not "1 tokens");
 Chinese needs none.
 """
 from importlib import import_module
 
 LANGS = ("en", "zh")
-AREAS = ("views", "exercises", "demo", "lessons", "vllm", "build", "router")
+AREAS = ("views", "exercises", "demo", "lessons", "vllm", "diy", "router")
 
 
 def _merge() -> dict[str, dict[str, str]]:

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz import Simulator
-from blockviz.build import METHODS, STAGES, check, workload
-from blockviz.build.variants import source
-from blockviz.build.workloads import play
+from blockviz.diy import METHODS, STAGES, check, workload
+from blockviz.diy.variants import source
+from blockviz.diy.workloads import play
 from blockviz.engine.block_manager import BlockManager
-from tests.build.wrong import WRONG
+from tests.diy.wrong import WRONG
 
 SEEDS = st.integers(0, 100_000)
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from functools import wraps
 from typing import Any, Callable, Iterable
 
-from blockviz.build import faults
-from blockviz.build.stages import CALLED_BY_SCHEDULER, METHODS
+from blockviz.diy import faults
+from blockviz.diy.stages import CALLED_BY_SCHEDULER, METHODS
 from blockviz.engine.block_manager import BlockManager
 
 # the instructions of `raise NotImplementedError` or `raise NotImplementedError("...")`, and no others

@@ -1,8 +1,8 @@
 """A difference, a call, a scheduler decision and a workload in words (en/zh)."""
 from typing import Any, Callable
 
-from blockviz.build.compare import Difference
-from blockviz.build.workloads import Workload
+from blockviz.diy.compare import Difference
+from blockviz.diy.workloads import Workload
 from blockviz.i18n import t
 from blockviz.views.format import short_hash
 
@@ -22,14 +22,14 @@ def call_text(call) -> str:
 
 def decided_text(decided, lang: str) -> str:
     if not decided or not decided[1]:
-        return t("build.nothing_scheduled", lang)
-    kind = t("build.prefill" if decided[0] else "build.decode", lang)
+        return t("diy.nothing_scheduled", lang)
+    kind = t("diy.prefill" if decided[0] else "diy.decode", lang)
     return f"{kind} " + ", ".join(f"{label}×{n}" for label, n in decided[1])
 
 
 def value_text(field: str, value, lang: str) -> str:
     if value is None:
-        return t("build.absent", lang)
+        return t("diy.absent", lang)
     if field == "hash":
         return hash_text(value)
     if field == "hash_to_block_id":
@@ -45,31 +45,31 @@ def value_text(field: str, value, lang: str) -> str:
 
 def describe(d: Difference, lang: str, code: Code = str) -> str:
     if d.field == "call":
-        return t("build.diff.call", lang, call=code(call_text(d.where)), mine=code(d.mine), engine=code(d.engine))
+        return t("diy.diff.call", lang, call=code(call_text(d.where)), mine=code(d.mine), engine=code(d.engine))
     if d.field == "calls":
-        mine, engine = (call_text(c) if c else t("build.no_call", lang) for c in (d.mine, d.engine))
-        return t("build.diff.calls", lang, mine=code(mine), engine=code(engine))
+        mine, engine = (call_text(c) if c else t("diy.no_call", lang) for c in (d.mine, d.engine))
+        return t("diy.diff.calls", lang, mine=code(mine), engine=code(engine))
     if d.field == "scheduled":
-        return t("build.diff.scheduled", lang, mine=code(decided_text(d.mine, lang)),
+        return t("diy.diff.scheduled", lang, mine=code(decided_text(d.mine, lang)),
                  engine=code(decided_text(d.engine, lang)))
     if d.field == "failed":
-        mine, engine = (t("build.no_error", lang) if v is None else v[:300] for v in (d.mine, d.engine))
-        return t("build.diff.failed", lang, mine=code(mine), engine=code(engine))
+        mine, engine = (t("diy.no_error", lang) if v is None else v[:300] for v in (d.mine, d.engine))
+        return t("diy.diff.failed", lang, mine=code(mine), engine=code(engine))
     if d.field == "blocks":
-        return t("build.diff.blocks", lang, mine=code(d.mine), engine=code(d.engine))
+        return t("diy.diff.blocks", lang, mine=code(d.mine), engine=code(d.engine))
     mine, engine = code(value_text(d.field, d.mine, lang)), code(value_text(d.field, d.engine, lang))
     if d.field in BLOCK_FIELDS:
-        return t("build.diff.block", lang, where=d.where, field=code(d.field), mine=mine, engine=engine)
+        return t("diy.diff.block", lang, where=d.where, field=code(d.field), mine=mine, engine=engine)
     if d.field == "hash_to_block_id":
-        return t("build.diff.map", lang, where=code(hash_text(d.where)), mine=mine, engine=engine)
+        return t("diy.diff.map", lang, where=code(hash_text(d.where)), mine=mine, engine=engine)
     if d.field in REQUEST_FIELDS:
-        return t("build.diff.request", lang, where=code(d.where), field=code(d.field), mine=mine, engine=engine)
-    return t("build.diff.whole", lang, field=code(d.field), mine=mine, engine=engine)
+        return t("diy.diff.request", lang, where=code(d.where), field=code(d.field), mine=mine, engine=engine)
+    return t("diy.diff.whole", lang, field=code(d.field), mine=mine, engine=engine)
 
 
 def workload_text(w: Workload, lang: str, code: Code = str) -> str:
-    requests = t("build.sep", lang).join(t("build.request", lang, label=code(r.label), tokens=code(len(r.prompt)),
+    requests = t("diy.sep", lang).join(t("diy.request", lang, label=code(r.label), tokens=code(len(r.prompt)),
                            new=code(r.max_tokens), arrives=code(r.arrives)) for r in w.requests)
-    return t("build.workload", lang, seed=code(w.seed), block_size=code(w.block_size), num_blocks=code(w.num_blocks),
+    return t("diy.workload", lang, seed=code(w.seed), block_size=code(w.block_size), num_blocks=code(w.num_blocks),
              max_num_seqs=code(w.max_num_seqs), max_num_batched_tokens=code(w.max_num_batched_tokens),
              requests=requests)

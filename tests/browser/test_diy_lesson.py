@@ -4,7 +4,7 @@ into the learner cell and runs the check: the engine's own code passes; one line
 (the free queue's tail popped) fails at its first differing step, with both pools drawn side by side.
 Saves out/browser/build-b1_allocate.png.
 
-Run alone: .venv/bin/python -m pytest tests/browser/test_build_lesson.py
+Run alone: .venv/bin/python -m pytest tests/browser/test_diy_lesson.py
 """
 import json
 import shutil
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from blockviz.build.variants import source
+from blockviz.diy.variants import source
 
 from labserver import jupyterlab, notebook_page
 from test_lesson import RUN_STATE

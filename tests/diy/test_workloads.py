@@ -3,7 +3,7 @@ every case the stages must get right."""
 from hypothesis import given, settings, strategies as st
 
 from blockviz import Simulator
-from blockviz.build.workloads import play, workload
+from blockviz.diy.workloads import play, workload
 from blockviz.trace import events as ev
 
 

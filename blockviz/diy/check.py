@@ -1,10 +1,10 @@
 """check(MyBlockManager, "allocate"): the learner's methods against the engine's on seeded random
 workloads, the first step where they differ reported with both pictures."""
-from blockviz.build.assemble import CallLog, assemble
-from blockviz.build.lockstep import lockstep
-from blockviz.build.report import Report
-from blockviz.build.stages import methods_checked
-from blockviz.build.workloads import workload
+from blockviz.diy.assemble import CallLog, assemble
+from blockviz.diy.lockstep import lockstep
+from blockviz.diy.report import Report
+from blockviz.diy.stages import methods_checked
+from blockviz.diy.workloads import workload
 from blockviz.checks import whole
 from blockviz.i18n import LANGS
 

@@ -5,7 +5,7 @@ that does not record shows: a replay would rebuild the engine's state, not the l
 learner's code reports no events. Both sides are drawn this way, so whatever looks different is.
 The one event a picture carries is what schedule() decided (prefill or decode, who ran).
 """
-from blockviz.build.faults import described
+from blockviz.diy.faults import described
 from blockviz.session import Session
 from blockviz.trace.events import Event
 from blockviz.trace.frame import Frame

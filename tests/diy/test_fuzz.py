@@ -2,8 +2,8 @@
 change of every engine method (a line replaced by `pass`, a comparison flipped) is reported."""
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from blockviz.build import METHODS, check
-from blockviz.build.variants import source, variant
+from blockviz.diy import METHODS, check
+from blockviz.diy.variants import source, variant
 
 FLIPS = [("==", "!="), ("!=", "=="), (">=", "<"), ("< ", ">= "), ("+= 1", "-= 1"), ("-= 1", "+= 1"),
          ("popleft()", "pop()"), ("- 1", "+ 1"), (" + ", " - ")]

@@ -1,6 +1,6 @@
 """assemble(): the learner's methods of the stage checked, the engine's for the rest; stubs are not written."""
-from blockviz.build.assemble import CallLog, assemble, is_stub, own
-from blockviz.build.stages import METHODS, STAGES, methods_checked
+from blockviz.diy.assemble import CallLog, assemble, is_stub, own
+from blockviz.diy.stages import METHODS, STAGES, methods_checked
 from blockviz.engine.block_manager import BlockManager
 
 

@@ -1,9 +1,9 @@
-"""Known wrong BlockManagers, each the engine's method with one line changed (blockviz.build.variants),
+"""Known wrong BlockManagers, each the engine's method with one line changed (blockviz.diy.variants),
 with the fields its first differing step may name and the engine's step that first exercises it."""
 from dataclasses import dataclass
 from typing import Callable
 
-from blockviz.build.variants import variant
+from blockviz.diy.variants import variant
 from blockviz.trace import events as ev
 
 

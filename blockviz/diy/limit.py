@@ -8,7 +8,7 @@ import sys
 from contextlib import contextmanager
 from types import CodeType
 
-from blockviz.build.faults import Fault, Stop, stack_of
+from blockviz.diy.faults import Fault, Stop, stack_of
 
 MAX_INSTRUCTIONS = 1_000_000  # a step of these workloads runs a few thousand of the learner's
 

@@ -3,8 +3,8 @@ import sys
 
 import pytest
 
-from blockviz.build.faults import Stop
-from blockviz.build.limit import LineLimit, codes_of
+from blockviz.diy.faults import Stop
+from blockviz.diy.limit import LineLimit, codes_of
 from blockviz.engine.block_manager import BlockManager
 
 

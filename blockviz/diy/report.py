@@ -4,9 +4,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from blockviz.build.lockstep import Divergence
-from blockviz.build.pictures import Pictures
-from blockviz.build.words import BLOCK_FIELDS, describe, workload_text
+from blockviz.diy.lockstep import Divergence
+from blockviz.diy.pictures import Pictures
+from blockviz.diy.words import BLOCK_FIELDS, describe, workload_text
 from blockviz.i18n import t
 from blockviz.markup import esc
 from blockviz.views.render_view import render_view
@@ -61,30 +61,30 @@ class Report:
         lang = lang or self.lang
         out = []
         if self.missing:
-            out.append(t("build.not_written", lang, methods=t("build.list_sep", lang).join(map(code, self.missing))))
+            out.append(t("diy.not_written", lang, methods=t("diy.list_sep", lang).join(map(code, self.missing))))
         if not self.written:
-            out.append(t("build.nothing", lang))
+            out.append(t("diy.nothing", lang))
             return out
         d = self.divergence
         if d is None:
-            return [t("build.pass", lang, methods=t("build.list_sep", lang).join(map(code, self.written)), workloads=code(self.workloads),
+            return [t("diy.pass", lang, methods=t("diy.list_sep", lang).join(map(code, self.written)), workloads=code(self.workloads),
                       steps=code(self.steps))] + out
-        out.insert(0, t("build.fail", lang, seed=code(d.workload.seed), step=code(d.step)))
+        out.insert(0, t("diy.fail", lang, seed=code(d.workload.seed), step=code(d.step)))
         for difference in d.differences[:MAX_SHOWN]:  # with a fault, a call that returned something else: its cause
             out.append(describe(difference, lang, code))
         if d.fault is not None:
             f = d.fault
-            out.append(t(f"build.fault.{f.kind}", lang, method=code(f.method), step=code(d.step), message=code(f.message),
+            out.append(t(f"diy.fault.{f.kind}", lang, method=code(f.method), step=code(d.step), message=code(f.message),
                          limit=code(f.limit)))
         if len(d.differences) > MAX_SHOWN:
-            out.append(t("build.more", lang, n=code(len(d.differences) - MAX_SHOWN)))
+            out.append(t("diy.more", lang, n=code(len(d.differences) - MAX_SHOWN)))
         if d.step == 0:
-            out.append(t("build.before_first", lang))
+            out.append(t("diy.before_first", lang))
         out.append(workload_text(d.workload, lang, code))
         if d.workload.hash_values is not None:
-            out.append(t("build.weak_hash", lang, values=code(d.workload.hash_values)))
+            out.append(t("diy.weak_hash", lang, values=code(d.workload.hash_values)))
         if self.flaky:
-            out.append(t("build.flaky", lang))
+            out.append(t("diy.flaky", lang))
         return out
 
     def __str__(self) -> str:
@@ -99,7 +99,7 @@ class Report:
         head, *rest = html_lines(self, lang)
         parts = [f"<p><b>{head}</b></p>"] + [f"<p>{line}</p>" for line in rest]
         if self.fault is not None:
-            parts.append(f"<p>{esc(t('build.traceback', lang))}</p><pre style=\"font-size:12px\">"
+            parts.append(f"<p>{esc(t('diy.traceback', lang))}</p><pre style=\"font-size:12px\">"
                          f"{esc(self.fault.traceback)}</pre>")
         if self.divergence is not None:
             parts.append(self.pictures_html(lang))
@@ -112,8 +112,8 @@ class Report:
         # the first block that differs is outlined in both pictures
         selected = next((x.where for x in d.differences if x.field in BLOCK_FIELDS), None)
         figures = []
-        yours = "build.yours" if d.fault is None else "build.yours_stopped"
-        for pictures, caption in ((d.mine, yours), (d.engine, "build.engines")):
+        yours = "diy.yours" if d.fault is None else "diy.yours_stopped"
+        for pictures, caption in ((d.mine, yours), (d.engine, "diy.engines")):
             figures.append(f'<figure style="margin:0;flex:1 1 0;min-width:0"><figcaption><b>'
                            f'{esc(t(caption, lang, step=d.step))}</b></figcaption>'
                            f'{picture(pictures, d.step, lang, selected)}</figure>')
@@ -142,6 +142,6 @@ def picture(pictures: Pictures | None, step: int, lang: str, selected: int | Non
             return render_view(pictures, "pool", step, lang=lang, selected=selected).replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
         except Exception as e:  # a state no engine reaches can break a view: say so, keep the report
             reason = f"{type(e).__name__}: {e}"
-        return esc(t("build.no_picture", lang, reason=reason))
+        return esc(t("diy.no_picture", lang, reason=reason))
     reason = getattr(pictures, "unreadable", None) or "-"
-    return esc(t("build.no_picture", lang, reason=reason))
+    return esc(t("diy.no_picture", lang, reason=reason))

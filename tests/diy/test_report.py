@@ -1,11 +1,11 @@
 """The report: words in both languages, values escaped, both pools side by side, not-written stated."""
-from blockviz.build import check
-from blockviz.build.compare import Difference
-from blockviz.build.words import describe
+from blockviz.diy import check
+from blockviz.diy.compare import Difference
+from blockviz.diy.words import describe
 from blockviz.engine.block_manager import BlockManager
 from blockviz.i18n import t
 from blockviz.markup import esc
-from tests.build.wrong import WRONG
+from tests.diy.wrong import WRONG
 
 
 class RaisesMarkup(BlockManager):
@@ -18,7 +18,7 @@ def test_a_difference_draws_both_pools_at_its_step():
     html = report.html()
     assert html.count('data-view="pool"') == 2 and f'data-step="{report.step}"' in html
     assert 'data-passed="false"' in html and "free_block_ids" in html
-    assert esc(t("build.yours", "en", step=report.step)) in html and esc(t("build.engines", "en", step=report.step)) in html
+    assert esc(t("diy.yours", "en", step=report.step)) in html and esc(t("diy.engines", "en", step=report.step)) in html
 
 
 def test_the_pictures_are_timelines_that_know_what_each_step_scheduled():

@@ -1,8 +1,8 @@
 """differences(): pure, what the scheduler was told first, every field named by the engine's attribute."""
 from dataclasses import replace
 
-from blockviz.build.compare import Outcome, differences
-from blockviz.build.state import BlockState, RequestState, State
+from blockviz.diy.compare import Outcome, differences
+from blockviz.diy.state import BlockState, RequestState, State
 
 
 def outcome(**changes) -> Outcome:

@@ -2,11 +2,11 @@
 and stop at the first step where they differ."""
 from dataclasses import dataclass
 
-from blockviz.build.compare import Difference, call_differences, differences
-from blockviz.build.faults import Fault, Stop, engine_raised
-from blockviz.build.pictures import Pictures
-from blockviz.build.side import Side
-from blockviz.build.workloads import Workload, due
+from blockviz.diy.compare import Difference, call_differences, differences
+from blockviz.diy.faults import Fault, Stop, engine_raised
+from blockviz.diy.pictures import Pictures
+from blockviz.diy.side import Side
+from blockviz.diy.workloads import Workload, due
 from blockviz.engine.block_manager import BlockManager
 
 

@@ -2,7 +2,7 @@
 from dataclasses import dataclass
 from typing import Any
 
-from blockviz.build.state import State
+from blockviz.diy.state import State
 
 # (method, request label, arguments after seq, what it returned)
 LabelledCall = tuple[str, str, tuple, Any]

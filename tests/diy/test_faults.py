@@ -2,8 +2,8 @@
 endless loop is cut, a half-written method is "not finished", never a crash of the check."""
 import sys
 
-from blockviz.build import check
-from blockviz.build import limit
+from blockviz.diy import check
+from blockviz.diy import limit
 from blockviz.engine.block_manager import BlockManager
 
 
@@ -36,7 +36,7 @@ def test_an_exception_is_reported_at_its_step_with_the_learners_line():
     fault = report.fault
     assert (fault.kind, fault.method) == ("raised", "allocate") and fault.message.startswith("KeyError")
     assert "return {}[seq.seq_id]" in fault.traceback and "scheduler.py" in fault.traceback
-    assert "blockviz/build" not in fault.traceback  # the checker's own frames say nothing to a learner
+    assert "blockviz/diy" not in fault.traceback  # the checker's own frames say nothing to a learner
     assert "KeyError" in report.html() and "<pre" in report.html()
 
 

@@ -15,9 +15,9 @@ and check() runs them against the engine's, step by step, on seeded random workl
     report.py     the report: words, where the learner's code failed, both pools side by side
     check.py      check(MyBlockManager, "allocate")
 """
-from blockviz.build.check import check
-from blockviz.build.report import Report
-from blockviz.build.stages import METHODS, STAGES, Stage, stage_named
-from blockviz.build.workloads import Workload, workload
+from blockviz.diy.check import check
+from blockviz.diy.report import Report
+from blockviz.diy.stages import METHODS, STAGES, Stage, stage_named
+from blockviz.diy.workloads import Workload, workload
 
 __all__ = ["METHODS", "STAGES", "Report", "Stage", "Workload", "check", "stage_named", "workload"]

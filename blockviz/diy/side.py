@@ -1,12 +1,12 @@
 """One engine of a check: a Simulator whose scheduler runs a given BlockManager class, with the
 scheduler's calls into it logged, the learner's code under a line limit, and its pictures."""
-from blockviz.build.assemble import CallLog, assemble
-from blockviz.build.compare import Outcome
-from blockviz.build.faults import Fault, Stop, engine_raised
-from blockviz.build.limit import LineLimit, codes_of
-from blockviz.build.pictures import Pictures
-from blockviz.build.state import state_of
-from blockviz.build.workloads import Request, Workload, add
+from blockviz.diy.assemble import CallLog, assemble
+from blockviz.diy.compare import Outcome
+from blockviz.diy.faults import Fault, Stop, engine_raised
+from blockviz.diy.limit import LineLimit, codes_of
+from blockviz.diy.pictures import Pictures
+from blockviz.diy.state import state_of
+from blockviz.diy.workloads import Request, Workload, add
 from blockviz.config import Config
 from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.scheduler import Scheduler
