@@ -2,7 +2,7 @@
 and stop at the first step where they differ."""
 from dataclasses import dataclass
 
-from blockviz.diy.compare import Difference, call_differences, differences
+from blockviz.diy.compare import Mismatch, call_differences, differences
 from blockviz.diy.faults import Fault, Stop, engine_raised
 from blockviz.diy.pictures import Pictures
 from blockviz.diy.side import Side
@@ -14,7 +14,7 @@ from blockviz.engine.block_manager import BlockManager
 class Divergence:
     workload: Workload
     step: int                             # 0: before the first step (the learner's __init__)
-    differences: tuple[Difference, ...]   # with a fault: only a call that returned something else before it
+    differences: tuple[Mismatch, ...]   # with a fault: only a call that returned something else before it
     fault: Fault | None
     mine: Pictures | None                 # each side's pictures up to this step, when asked for
     engine: Pictures | None

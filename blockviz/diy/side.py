@@ -1,7 +1,7 @@
 """One engine of a check: a Simulator whose scheduler runs a given BlockManager class, with the
 scheduler's calls into it logged, the learner's code under a line limit, and its pictures."""
 from blockviz.diy.assemble import CallLog, assemble
-from blockviz.diy.compare import Outcome
+from blockviz.diy.compare import StepResult
 from blockviz.diy.faults import Fault, Stop, engine_raised
 from blockviz.diy.limit import LineLimit, codes_of
 from blockviz.diy.pictures import Pictures
@@ -59,7 +59,7 @@ class Side:
             add(self.sim, request)
         self.added += len(requests)
 
-    def step(self) -> tuple[Outcome | None, Fault | None]:
+    def step(self) -> tuple[StepResult | None, Fault | None]:
         """One engine step: what it did, or what stopped the learner's code."""
         self.log.calls.clear()
         failed = None
@@ -79,14 +79,14 @@ class Side:
         labels = self.sim.labels
         return tuple((c.method, labels.get(c.seq_id, "?"), c.args, c.result) for c in self.log.calls)
 
-    def outcome(self, failed: str | None = None) -> tuple[Outcome | None, Fault | None]:
+    def outcome(self, failed: str | None = None) -> tuple[StepResult | None, Fault | None]:
         labels = self.sim.labels
         try:
             calls = self.calls()
             decided = self.sim.scheduler.decided
             if decided is not None:
                 decided = (decided[0], tuple((labels[seq_id], n) for seq_id, n in decided[1]))
-            return Outcome(calls, decided, failed, state_of(self.sim)), None
+            return StepResult(calls, decided, failed, state_of(self.sim)), None
         except Exception as e:  # a state no engine can have: a block id that is not a block, say
             return None, engine_raised(e)
 

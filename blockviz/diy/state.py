@@ -5,7 +5,7 @@ from blockviz.session import Session
 
 
 @dataclass(frozen=True)
-class BlockState:
+class BlockValues:
     ref_count: int
     hash: int
     token_ids: tuple[int, ...]
@@ -21,7 +21,7 @@ class RequestState:
 
 @dataclass(frozen=True)
 class State:
-    blocks: tuple[BlockState, ...]
+    blocks: tuple[BlockValues, ...]
     free_block_ids: tuple[int, ...]    # in order: the next allocation takes the first
     used_block_ids: frozenset[int]
     hash_to_block_id: dict[int, int]
@@ -36,7 +36,7 @@ def state_of(sim: Session) -> State:
     bm = scheduler.block_manager
     requests = {labels[seq_id]: RequestState(seq.status.name.lower(), tuple(seq.block_table), seq.num_cached_tokens,
                                              seq.num_tokens) for seq_id, seq in sim.seqs.items()}
-    return State(tuple(BlockState(b.ref_count, b.hash, tuple(b.token_ids)) for b in bm.blocks),
+    return State(tuple(BlockValues(b.ref_count, b.hash, tuple(b.token_ids)) for b in bm.blocks),
                  tuple(bm.free_block_ids), frozenset(bm.used_block_ids), dict(bm.hash_to_block_id),
                  dict(sorted(requests.items())), tuple(labels[s.seq_id] for s in scheduler.waiting),
                  tuple(labels[s.seq_id] for s in scheduler.running))

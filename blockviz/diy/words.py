@@ -1,7 +1,7 @@
 """A difference, a call, a scheduler decision and a workload in words (en/zh)."""
 from typing import Any, Callable
 
-from blockviz.diy.compare import Difference
+from blockviz.diy.compare import Mismatch
 from blockviz.diy.workloads import Workload
 from blockviz.i18n import t
 from blockviz.views.format import short_hash
@@ -43,7 +43,7 @@ def value_text(field: str, value, lang: str) -> str:
     return str(value)
 
 
-def describe(d: Difference, lang: str, code: Code = str) -> str:
+def describe(d: Mismatch, lang: str, code: Code = str) -> str:
     if d.field == "call":
         return t("diy.diff.call", lang, call=code(call_text(d.where)), mine=code(d.mine), engine=code(d.engine))
     if d.field == "calls":

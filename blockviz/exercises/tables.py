@@ -2,7 +2,7 @@
 (ref_count, hash, free queue, map), never a derived answer such as a block's state."""
 from blockviz.engine.block_manager import BlockManager
 from blockviz.exercises.core import tr
-from blockviz.exercises.engine import Built
+from blockviz.exercises.setups import Built
 
 
 def show_tokens(tokens) -> str:

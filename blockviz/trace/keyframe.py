@@ -29,7 +29,7 @@ class SeqState(msgspec.Struct, array_like=True):
     ignore_eos: bool
 
 
-class BlockState(msgspec.Struct, array_like=True):
+class BlockRecord(msgspec.Struct, array_like=True):
     block_id: int
     ref_count: int
     hash: int
@@ -39,7 +39,7 @@ class BlockState(msgspec.Struct, array_like=True):
 class KeyframeLine(msgspec.Struct, forbid_unknown_fields=True):
     keyframe: int              # the step it is the end of
     free: list[int]            # the free queue, head first
-    blocks: list[BlockState]   # every block not in its first state (ref_count 0, no hash, no tokens)
+    blocks: list[BlockRecord]   # every block not in its first state (ref_count 0, no hash, no tokens)
     hash_map: list[tuple[int, int]]
     waiting: list[int]
     running: list[int]

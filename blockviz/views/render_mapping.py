@@ -7,6 +7,7 @@ from typing import Callable, Iterable
 
 from blockviz.i18n import t as tr
 from blockviz.queries import step_block_table
+from blockviz.slots import slot_of
 from blockviz.states import classify_block
 from blockviz.trace.events import Event
 from blockviz.trace.snapshot import Snapshot
@@ -32,10 +33,6 @@ def packed_offset(snapshot: Snapshot, seq_id: int) -> int:
             return offset
         offset += count
     raise KeyError(seq_id)
-
-
-def slot_of(block_table: tuple[int, ...], position: int, block_size: int) -> int:
-    return block_table[position // block_size] * block_size + position % block_size
 
 
 def render_mapping(snapshot: Snapshot, seq_id: int, events: Iterable[Event] = (), *, lang: str = "en",
@@ -110,7 +107,7 @@ def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range
         for p in range(logical * B, min(seq.num_tokens, (logical + 1) * B)):
             x = x0 + (p % B) * col
             now = start <= p < start + count
-            slot = slot_of(table, p, B) if has_block else None
+            slot = slot_of(table, B, p) if has_block else None
             token = visible(decode((seq.token_ids[p],)))
             cells = [clip(token, 5), str(p), str(p // B), str(p % B), str(table[logical]) if has_block else "—",
                      "—" if slot is None else str(slot), str(row0 + p - start) if now else "·"]

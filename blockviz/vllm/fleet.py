@@ -57,7 +57,7 @@ class Routed:
 
 
 @dataclass
-class Outcome:
+class PolicyRun:
     """One policy over a stream."""
     policy: str
     routed: list[Routed]
@@ -195,7 +195,7 @@ class Fleet:
         """Each instance's prefix-cache queries and hits (tokens) from its /metrics."""
         return {name: client.prefix_cache_counters() for name, client in self.clients.items()}
 
-    def route(self, watch: Watch, prompts: list[list[int]], policy: str, max_tokens: int = 1) -> Outcome:
+    def route(self, watch: Watch, prompts: list[list[int]], policy: str, max_tokens: int = 1) -> PolicyRun:
         """Send `prompts` one after another, each where `policy` (router.KV_AWARE or
         router.ROUND_ROBIN) says, predicting from `watch` once the previous reply's events are in."""
         if policy not in (router.KV_AWARE, router.ROUND_ROBIN):
@@ -208,7 +208,7 @@ class Fleet:
             reply = self.clients[choice.instance].complete(prompt, max_tokens)
             sent[choice.instance] += 1
             routed.append(Routed(choice, reply.prompt_tokens, reply.cached_tokens))
-        return Outcome(policy, routed, self._counted_since(before, sum(r.prompt_tokens for r in routed)))
+        return PolicyRun(policy, routed, self._counted_since(before, sum(r.prompt_tokens for r in routed)))
 
     def _counted_since(self, before: dict, queried: int, timeout: float = 10.0) -> dict[str, dict[str, float]]:
         """/metrics deltas since `before`, once they count all `queried` prompt tokens (vLLM may
@@ -222,7 +222,7 @@ class Fleet:
             time.sleep(0.2)
 
     def compare(self, watch: Watch, prompts: list[list[int]],
-                policies: tuple[str, ...] = (router.KV_AWARE, router.ROUND_ROBIN)) -> dict[str, Outcome]:
+                policies: tuple[str, ...] = (router.KV_AWARE, router.ROUND_ROBIN)) -> dict[str, PolicyRun]:
         """The same stream through each policy, every prefix cache emptied before each."""
         outcomes = {}
         for policy in policies:

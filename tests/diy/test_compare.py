@@ -1,14 +1,14 @@
 """differences(): pure, what the scheduler was told first, every field named by the engine's attribute."""
 from dataclasses import replace
 
-from blockviz.diy.compare import Outcome, differences
-from blockviz.diy.state import BlockState, RequestState, State
+from blockviz.diy.compare import StepResult, differences
+from blockviz.diy.state import BlockValues, RequestState, State
 
 
-def outcome(**changes) -> Outcome:
-    state = State((BlockState(1, 7, (1, 2)), BlockState(0, -1, ())), (1,), frozenset({0}), {7: 0},
+def outcome(**changes) -> StepResult:
+    state = State((BlockValues(1, 7, (1, 2)), BlockValues(0, -1, ())), (1,), frozenset({0}), {7: 0},
                   {"A": RequestState("running", (0,), 2, 3)}, (), ("A",))
-    base = Outcome((("can_allocate", "A", (), 0), ("allocate", "A", (0,), None)), (True, (("A", 2),)), None, state)
+    base = StepResult((("can_allocate", "A", (), 0), ("allocate", "A", (0,), None)), (True, (("A", 2),)), None, state)
     state_changes = {k: v for k, v in changes.items() if k in State.__dataclass_fields__}
     other = {k: v for k, v in changes.items() if k not in State.__dataclass_fields__}
     return replace(base, state=replace(state, **state_changes), **other)
@@ -21,7 +21,7 @@ def test_the_same_step_has_no_differences():
 def test_each_field_is_named():
     assert [d.field for d in differences(outcome(free_block_ids=(1, 0)), outcome())] == ["free_block_ids"]
     assert [d.field for d in differences(outcome(hash_to_block_id={}), outcome())] == ["hash_to_block_id"]
-    blocks = (BlockState(2, 7, (1, 2)), BlockState(0, -1, ()))
+    blocks = (BlockValues(2, 7, (1, 2)), BlockValues(0, -1, ()))
     assert [(d.field, d.where) for d in differences(outcome(blocks=blocks), outcome())] == [("ref_count", 0)]
 
 

@@ -1,6 +1,6 @@
 """The report: words in both languages, values escaped, both pools side by side, not-written stated."""
 from blockviz.diy import check
-from blockviz.diy.compare import Difference
+from blockviz.diy.compare import Mismatch
 from blockviz.diy.words import describe
 from blockviz.engine.block_manager import BlockManager
 from blockviz.i18n import t
@@ -70,8 +70,8 @@ def test_a_pass_says_how_much_was_compared():
 
 
 def test_differences_in_words():
-    assert describe(Difference("ref_count", 3, 1, 2), "en") == "Block #3: ref_count is 1 in yours, 2 in the engine's."
+    assert describe(Mismatch("ref_count", 3, 1, 2), "en") == "Block #3: ref_count is 1 in yours, 2 in the engine's."
     call = ("can_allocate", "B", (), 1)
-    assert describe(Difference("call", call, 1, 0), "en") == "can_allocate(B) returned 1 in yours, 0 in the engine's."
-    assert describe(Difference("hash_to_block_id", 2**63, None, 4), "zh") == \
+    assert describe(Mismatch("call", call, 1, 0), "en") == "can_allocate(B) returned 1 in yours, 0 in the engine's."
+    assert describe(Mismatch("hash_to_block_id", 2**63, None, 4), "zh") == \
         "hash_to_block_id[800000] 在你的实现里是 不存在，引擎里是 #4。"

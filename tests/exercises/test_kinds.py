@@ -9,7 +9,7 @@ from blockviz import exercises
 from blockviz.exercises.core import LANGS
 from blockviz.exercises.kinds.pool import STATE_VOCAB
 from blockviz.exercises.kinds.prefix import admission, hand_admit, hand_cost, hand_walk
-from blockviz.exercises.engine import encode
+from blockviz.exercises.setups import encode
 
 SEEDS = range(20)
 KINDS = exercises.kinds()

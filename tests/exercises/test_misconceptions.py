@@ -288,7 +288,7 @@ def test_blocks_at_the_same_place_counted_as_shared():
 def test_the_headline_misconception_is_named_on_generated_instances():
     """For each generated instance with a hit on a free block, the answer of a learner who takes that hit
     for a miss (hand_walk's free_is_miss, on the instance's own pool) gets the free-is-miss diagnosis."""
-    from blockviz.exercises.engine import encode
+    from blockviz.exercises.setups import encode
     from blockviz.exercises.kinds.prefix import hand_walk
     seen = {"hit_pattern": 0, "can_allocate": 0}
     for kind in seen:

@@ -47,7 +47,7 @@ def test_review_cases(kind, changes, message):
 
 def test_a_huge_id_is_refused_before_anything_is_built(monkeypatch):
     params = {"block_size": 4, "num_blocks": 30_000_000, "setup": [["add", "A", "abcd", 2], ["step", 1]], "ask": [0]}
-    monkeypatch.setattr("blockviz.exercises.engine.Simulator", None)  # building one would fail differently
+    monkeypatch.setattr("blockviz.exercises.setups.Simulator", None)  # building one would fail differently
     with pytest.raises(ValueError, match=r"num_blocks must be a whole number in 1\.\.256, got 30000000"):
         exercises.from_id("pool_states:" + json.dumps(params))
 

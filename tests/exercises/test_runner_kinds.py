@@ -10,7 +10,7 @@ torch = pytest.importorskip("torch")
 from blockviz import exercises  # noqa: E402
 from blockviz.demo.settings import parse_bytes  # noqa: E402
 from blockviz.engine.model_runner import DTYPES, kv_bytes_per_block  # noqa: E402
-from blockviz.exercises.engine import encode, full_order  # noqa: E402
+from blockviz.exercises.setups import encode, full_order  # noqa: E402
 from blockviz.exercises.kinds.kvbytes import model_config  # noqa: E402
 from blockviz.exercises.kinds.lifetime import scenario  # noqa: E402
 from blockviz.layers import attention  # noqa: E402

@@ -1,6 +1,7 @@
 """The issue's and seed 004's own examples, answered by the engine."""
 from blockviz import exercises
-from blockviz.exercises.engine import build, full_order, slot_of, step_slot_mapping
+from blockviz.exercises.setups import build, full_order
+from blockviz.slots import slot_of, step_slot_mapping
 from blockviz.exercises.kinds.refs import SEED_004
 from blockviz.exercises.sets import SEED_004_SLOTS
 

@@ -1,5 +1,5 @@
 """The slot answers use the model runner's own formula: prepare_prefill / prepare_decode, run on
-the engine's block tables without a model, give the same slots as engine.step_slot_mapping / slot_of."""
+the engine's block tables without a model, give the same slots as blockviz.slots.step_slot_mapping / slot_of."""
 import pytest
 
 torch = pytest.importorskip("torch")

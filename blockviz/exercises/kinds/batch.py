@@ -15,7 +15,8 @@ from random import Random
 from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
-from blockviz.exercises.engine import StepBatch, build, check_scenario, next_batch, step_slot_mapping
+from blockviz.exercises.setups import StepBatch, build, check_scenario, next_batch
+from blockviz.slots import step_slot_mapping
 from blockviz.exercises.kinds.common import fresh, sample, setup_story, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import show_blocks, table

@@ -5,7 +5,7 @@ from typing import Callable
 
 from blockviz.limits import blocks_needed
 from blockviz.exercises.core import tr
-from blockviz.exercises.engine import Built, build, check_scenario, encode
+from blockviz.exercises.setups import Built, build, check_scenario, encode
 from blockviz.exercises.tables import show_blocks
 from blockviz.trace import events as ev
 from blockviz.trace.frame import Frame

@@ -8,7 +8,7 @@ from random import Random
 from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
-from blockviz.exercises.engine import build, check_scenario
+from blockviz.exercises.setups import build, check_scenario
 from blockviz.exercises.kinds.common import fresh, labels_in, sample, setup_story, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import requests_table

@@ -11,7 +11,7 @@ from random import Random
 from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
-from blockviz.exercises.engine import build, encode, on_compute
+from blockviz.exercises.setups import build, encode, on_compute
 from blockviz.exercises.kinds.common import fresh
 from blockviz.exercises.tables import show_blocks
 

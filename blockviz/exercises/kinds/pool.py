@@ -11,7 +11,7 @@ from blockviz.engine.sequence import Sequence
 from blockviz.exercises import answers
 from blockviz.exercises.answers import AnswerError
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
-from blockviz.exercises.engine import build, check_scenario, encode
+from blockviz.exercises.setups import build, check_scenario, encode
 from blockviz.exercises.kinds.common import check_new_request, fresh, sample, settled, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import hash_labels, pool_picture, show_blocks

@@ -9,7 +9,7 @@ from random import Random
 from blockviz.exercises import answers
 from blockviz.exercises.answers import AnswerError
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
-from blockviz.exercises.engine import build, check_scenario
+from blockviz.exercises.setups import build, check_scenario
 from blockviz.exercises.kinds.common import fresh, sample, setup_story, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import pool_table, requests_table

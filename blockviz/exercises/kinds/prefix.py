@@ -14,7 +14,7 @@ from blockviz.limits import blocks_needed
 from blockviz.engine.sequence import Sequence
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
-from blockviz.exercises.engine import Built, build, encode
+from blockviz.exercises.setups import Built, build, encode
 from blockviz.exercises.kinds.common import check_new_request, fresh, sample, settled, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import hash_labels, pool_picture, show_blocks

@@ -8,7 +8,7 @@ from random import Random
 from blockviz.exercises import answers
 from blockviz.limits import blocks_needed
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
-from blockviz.exercises.engine import Built, build, check_scenario, encode
+from blockviz.exercises.setups import Built, build, check_scenario, encode
 from blockviz.exercises.kinds.common import fresh, labels_in, ops_story, sample, settled, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import pool_picture

@@ -2,13 +2,14 @@
 
 The state is built with the real engine: the free queue is ordered so that admitting request A
 gives it the wanted block_table, then the slots come from that block_table through the model
-runner's formula (engine.slot_of / engine.step_slot_mapping).
+runner's formula (blockviz.slots: slot_of, step_slot_mapping).
 """
 from random import Random
 
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
-from blockviz.exercises.engine import build, slot_of, step_slot_mapping
+from blockviz.exercises.setups import build
+from blockviz.slots import slot_of, step_slot_mapping
 from blockviz.exercises.tables import block_table_row
 
 

@@ -10,7 +10,7 @@ from random import Random
 
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
-from blockviz.exercises.engine import Built, build, check_scenario, encode
+from blockviz.exercises.setups import Built, build, check_scenario, encode
 from blockviz.exercises.kinds.common import fresh, labels_in, sample
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import queue_line, show_blocks, table

@@ -9,7 +9,7 @@ from blockviz.engine.block_manager import BlockManager
 from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
 from blockviz.exercises.core import Feedback, Kind, Solved, tr
-from blockviz.exercises.engine import Built, build, check_scenario
+from blockviz.exercises.setups import Built, build, check_scenario
 from blockviz.exercises.kinds.common import fresh, sample, settled, setup_story
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import requests_table
