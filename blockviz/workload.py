@@ -113,9 +113,18 @@ class Request:
     num_prompt_tokens: int = field(init=False, repr=False, compare=False)
 
 
-def name_of(index: int, request: Request) -> str:
+def name_of(index: int, request: Request | None = None, label: Any = None) -> str:
     """How an error names a request: its number from 1, and its label when it has one."""
-    return f"request {index + 1}" + (f" ({request.label})" if request.label else "")
+    label = request.label if request is not None else label
+    return f"request {index + 1}" + (f" ({label})" if isinstance(label, str) and label else "")
+
+
+def request(index: int, **fields) -> Request:
+    """Request(**fields), any error naming the request: for readers of files and lists of requests."""
+    try:
+        return Request(**fields)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"{name_of(index, label=fields.get('label'))}: {e}") from None
 
 
 @dataclass(frozen=True)
@@ -147,11 +156,17 @@ class Workload:
                 raise ValueError(f"free_order must list every block id 0..{self.num_blocks - 1} once, "
                                  f"got {order!r:.80}")
             object.__setattr__(self, "free_order", tuple(order))
-        if not isinstance(self.requests, (list, tuple)) or not self.requests:
-            raise ValueError("a workload needs at least one request")
+        if not isinstance(self.requests, (list, tuple)):
+            raise ValueError(f"requests must be a list of Requests, got {self.requests!r:.80}")
+        labelled: dict[str, int] = {}
         for i, r in enumerate(self.requests):
             if not isinstance(r, Request):
                 raise ValueError(f"request {i + 1} must be a workload Request, got {type(r).__name__}")
+            if r.label is not None:
+                if r.label in labelled:
+                    raise ValueError(f"{name_of(i, r)}: each request needs its own label; {r.label} is the label "
+                                     f"of request {labelled[r.label] + 1} too")
+                labelled[r.label] = i
             if self.clock == "steps" and not isinstance(r.arrival, int):
                 raise ValueError(f"{name_of(i, r)}: arrival must be a whole number of steps, got {r.arrival!r}")
             longest = r.num_prompt_tokens + r.max_tokens
@@ -166,7 +181,7 @@ class Workload:
 
     @property
     def longest_request(self) -> int:
-        return max(r.num_prompt_tokens + r.max_tokens for r in self.requests)
+        return max((r.num_prompt_tokens + r.max_tokens for r in self.requests), default=0)
 
     def simulator(self, **options) -> Simulator:
         """A Simulator with this pool (options: the Simulator's others, e.g. record, rule, eos)."""

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from blockviz.limits import blocks_needed
-from blockviz.workload import LazyPrompt, Request, Workload, linear_step_time, play
+from blockviz.workload import LazyPrompt, Request, request, Workload, linear_step_time, play
 
 LETTERS = "abcd"
 
@@ -129,7 +129,10 @@ def test_the_default_step_time_grows_with_the_tokens_scheduled():
     (lambda: Request("ab", ignore_eos="no"), "ignore_eos must be True or False"),
     (lambda: Request(LazyPrompt(0, list)), "prompt length must be a whole number"),
     (lambda: Workload(0, 8, [Request("ab")]), "block_size must be a whole number"),
-    (lambda: Workload(4, 8, []), "at least one request"),
+    (lambda: Workload(4, 8, [Request("ab", label="A"), Request("cd", label="A")]),
+     r"request 2 \(A\): each request needs its own label; A is the label of request 1 too"),
+    (lambda: request(2, prompt="ab", max_tokens="4", label="C"), r"request 3 \(C\): max_tokens must be a whole number"),
+    (lambda: request(0, prompt="ab", colour=1), r"request 1: .*colour"),
     (lambda: Workload(4, 8, [Request("ab")], free_order=[0, 1]), "free_order must list every block id 0..7"),
     (lambda: Workload(4, 8, [Request("ab")], clock="hours"), "clock must be one of"),
     (lambda: Workload(4, 8, [Request("ab"), Request("ab", arrival=1.5, label="H")]),

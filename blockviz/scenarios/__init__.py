@@ -19,7 +19,7 @@ from pathlib import Path
 
 from blockviz import checks
 from blockviz.sim import Simulator
-from blockviz.workload import Request, Workload, play
+from blockviz.workload import Workload, name_of, play, request
 
 PRESETS_DIR = Path(__file__).parent
 MAX_FILE_BYTES = 1_000_000
@@ -118,9 +118,9 @@ def scenario_from(name: str, data: dict) -> Scenario:
             raise ValueError(f"request {i + 1}: {problem}; a request has {', '.join(REQUEST_KEYS)}")
         try:
             at_step = checks.whole("at_step", r.get("at_step", 0), 0, MAX_STEPS)
-            requests.append(Request(**{k: v for k, v in r.items() if k != "at_step"}, arrival=at_step))
         except ValueError as e:
-            raise ValueError(f"request {i + 1}: {e}") from None
+            raise ValueError(f"{name_of(i, label=r.get('label'))}: {e}") from None
+        requests.append(request(i, **{k: v for k, v in r.items() if k != "at_step"}, arrival=at_step))
     pool = {k: data[k] for k in POOL_KEYS if k in data}
     words = {k: v for k, v in data.items() if k not in POOL_KEYS and k != "requests"}
     scenario = Scenario(name=name, workload=None, **words)  # its own fields checked before the pool's
