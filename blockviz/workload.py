@@ -21,13 +21,17 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   an idle engine always waits: time jumps to the next arrival, no step runs.
 - Checked when built: any bad value raises ValueError naming the request (number, and label if it
   has one) and the field, before an engine exists. Token ids of a LazyPrompt are checked when made.
-- `play(workload, engine=None, step_time=None, max_steps=None, on_step=None) -> Played`: the one
-  driver. `engine`: a Simulator or an LLM session built for the pool (default:
-  `workload.simulator()`). Before each step it adds every request whose time has come; it ends when
-  every request has finished, or raises ValueError when `max_steps` run out first. O(requests +
-  steps): arrivals are read in order once, and per step it looks only at the batch that ran.
+- `play(workload, engine=None, step_time=None, max_steps=None, on_step=None, temperature=0.0,
+  until=None) -> Played`: the one driver. `engine`: a Simulator or an LLM session built for the
+  pool (default: `workload.simulator()`; an LLM session samples at `temperature`, greedy by
+  default, and takes no script). Before each step it adds every request whose time has come; it
+  ends when every request has finished (`until`: once that many steps have run), or raises
+  ValueError when `max_steps` run out first. `on_step(engine, batch)` is called after each step.
+  O(requests + steps): arrivals are read in order once, and per step it looks only at the batch
+  that ran. `Player(workload, engine)` is the same driver a step at a time (`admit()` before a
+  step, `stepped()` after it) for a caller that steps the engine itself.
 - `step_time(batch) -> seconds`: the seconds clock's model of a step's duration from what it
-  scheduled (`Batch`: is_prefill, num_seqs, num_tokens). Default `linear_step_time`: 15 ms a step
+  scheduled (`Batch`: seqs, is_prefill, num_seqs, num_tokens; Session.last_batch). Default `linear_step_time`: 15 ms a step
   plus 50 µs a scheduled token (a decode step of a few requests ~15 ms; an 8k-token prefill ~0.4 s,
   the order of a 7-8B model on one datacenter GPU). Any callable of that shape plugs in.
 - `Played`: the engine, `steps_at` / `seconds_at` (the clock after each step, seconds clock), and
@@ -268,65 +272,103 @@ class Watcher:
         del self.bm.allocate, self.scheduler.preempt
 
 
+class Player:
+    """The driver, one step at a time, for callers that step the engine themselves (the
+    build-it-yourself checker steps two engines in lockstep): `admit()` before each step,
+    `stepped()` after it. `play` is the loop around these. Use as a context manager, or close()."""
+
+    def __init__(self, workload: Workload, engine: Session | None = None, step_time: StepTime | None = None,
+                 temperature: float = 0.0):
+        self.workload = workload
+        self.engine = engine if engine is not None else workload.simulator()
+        self.step_time = step_time or linear_step_time
+        self.temperature = temperature
+        self.seconds = workload.clock == "seconds"
+        self.played = Played(self.engine, [Served(r) for r in workload.requests])
+        self.by_seq: dict[int, Served] = {}
+        self.next = 0                           # the first request not added yet
+        self.now = 0.0                          # the seconds clock
+        self.first = self.engine.num_steps      # arrivals count steps from here
+        self.watcher = Watcher(self.engine, self.by_seq)
+
+    @property
+    def ran(self) -> int:
+        return self.engine.num_steps - self.first
+
+    @property
+    def all_added(self) -> bool:
+        return self.next == len(self.workload.requests)
+
+    @property
+    def done(self) -> bool:
+        return self.all_added and self.engine.is_finished()
+
+    def admit(self, until: int | None = None) -> list[Served]:
+        """Add every request whose time has come (an idle engine: see Workload.when_idle). Returns them."""
+        requests, clock = self.workload.requests, self.now if self.seconds else self.ran
+        if not self.all_added and self.engine.is_finished() and requests[self.next].arrival > clock:
+            if self.seconds:
+                self.now = clock = float(requests[self.next].arrival)  # idle: time passes, no step runs
+            elif until is not None and requests[self.next].arrival > until:
+                return []                                             # nothing more happens before `until`
+            elif self.workload.when_idle == "refuse":
+                raise ValueError(f"idle at step {self.ran} before {name_of(self.next, requests[self.next])} "
+                                 f"arriving at step {requests[self.next].arrival}")
+            else:
+                clock = requests[self.next].arrival                   # "advance": the next arrivals come now
+        added = []
+        while not self.all_added and requests[self.next].arrival <= clock:
+            s = self.played.served[self.next]
+            try:
+                s.seq = add(self.engine, s.request, self.temperature)
+            except ValueError as e:
+                raise workload_error(self.next, s.request, e) from None
+            s.added_step, s.added_s = self.ran, self.now if self.seconds else None
+            self.by_seq[s.seq.seq_id] = s
+            added.append(s)
+            self.next += 1
+        return added
+
+    def stepped(self) -> Batch:
+        """After the engine ran a step: the clock moves on, the requests it finished are marked."""
+        batch = self.engine.last_batch
+        if self.seconds:
+            self.now += self.step_time(batch)
+            self.played.seconds_at.append(self.now)
+        for seq in batch.seqs:
+            s = self.by_seq.get(seq.seq_id)
+            if s is not None and seq.is_finished and s.finished_step < 0:
+                s.finished_step, s.finished_s = self.ran, self.now if self.seconds else None
+        return batch
+
+    def close(self):
+        self.watcher.close()
+
+    def __enter__(self) -> "Player":
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 def play(workload: Workload, engine: Session | None = None, step_time: StepTime | None = None,
          max_steps: int | None = None, on_step: Callable[[Session, Batch], None] | None = None,
          temperature: float = 0.0, until: int | None = None) -> Played:
     """Play `workload` on `engine` (default: workload.simulator()) until every request finishes, or,
     with `until`, until that many steps have run (the requests arriving then added, not scheduled)."""
-    if engine is None:
-        engine = workload.simulator()
     if max_steps is not None:
         checks.whole("max_steps", max_steps, 1)
     if until is not None:
         checks.whole("until", until, 0)
-    step_time = step_time or linear_step_time
-    seconds = workload.clock == "seconds"
-    requests = workload.requests
-    served = [Served(r) for r in requests]
-    by_seq: dict[int, Served] = {}
-    played = Played(engine, served)
-    watcher = Watcher(engine, by_seq)
-    nxt, now, first = 0, 0.0, engine.num_steps
-    try:
+    with Player(workload, engine, step_time, temperature) as player:
         while True:
-            ran = engine.num_steps - first
-            clock = now if seconds else ran
-            if nxt < len(requests) and engine.is_finished() and requests[nxt].arrival > clock:
-                if seconds:
-                    now = clock = float(requests[nxt].arrival)   # idle: time passes, no step runs
-                elif until is not None and requests[nxt].arrival > until:
-                    return played                            # nothing more happens before `until`
-                elif workload.when_idle == "refuse":
-                    raise ValueError(f"idle at step {ran} before {name_of(nxt, requests[nxt])} "
-                                     f"arriving at step {requests[nxt].arrival}")
-                else:
-                    clock = requests[nxt].arrival            # "advance": the next arrivals come now
-            while nxt < len(requests) and requests[nxt].arrival <= clock:
-                s = served[nxt]
-                try:
-                    s.seq = add(engine, s.request, temperature)
-                except ValueError as e:
-                    raise workload_error(nxt, s.request, e) from None
-                s.added_step, s.added_s = engine.num_steps - first, now if seconds else None
-                by_seq[s.seq.seq_id] = s
-                nxt += 1
-            if (engine.is_finished() and nxt == len(requests)) or (until is not None and ran >= until):
-                return played
-            if engine.is_finished():
-                continue
-            if max_steps is not None and engine.num_steps - first >= max_steps:
+            player.admit(until)
+            if player.done or (until is not None and player.ran >= until) or player.engine.is_finished():
+                return player.played
+            if max_steps is not None and player.ran >= max_steps:
                 raise ValueError(f"max_steps = {max_steps} ran out with requests still "
-                                 f"{'to arrive' if nxt < len(requests) else 'running'}; raise max_steps")
-            engine.step()
-            batch = engine.last_batch
-            if seconds:
-                now += step_time(batch)
-                played.seconds_at.append(now)
-            for seq in batch.seqs:
-                s = by_seq.get(seq.seq_id)
-                if s is not None and seq.is_finished and s.finished_step < 0:
-                    s.finished_step, s.finished_s = engine.num_steps - first, now if seconds else None
+                                 f"{'running' if player.all_added else 'to arrive'}; raise max_steps")
+            player.engine.step()
+            batch = player.stepped()
             if on_step is not None:
-                on_step(engine, batch)
-    finally:
-        watcher.close()
+                on_step(player.engine, batch)
