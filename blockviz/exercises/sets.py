@@ -10,8 +10,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from blockviz.exercises.core import LANGS, Exercise, tr
+from blockviz.exercises.core import Exercise
 from blockviz.exercises.kinds.refs import SEED_004 as SEED_004_REFS
+from blockviz.i18n import LANGS, t
 from blockviz.scenarios import load_scenario
 
 # Seed 004 (lesson 25): B = 4, request A holds tokens 0..9, block_table [5, 2, 7]. The block ids
@@ -177,22 +178,22 @@ def set_exercises(name: str, lang: str = "en") -> list[Exercise]:
 
 def render_set(name: str, lang: str) -> str:
     practice = SETS[name]
-    parts = [f"# {tr(f'ex.set.{name}.title', lang)}", tr(f"ex.set.{name}.intro", lang),
-             tr("ex.set.how", lang, name=name, language=lang)]
+    parts = [f"# {t(f'ex.set.{name}.title', lang)}", t(f"ex.set.{name}.intro", lang),
+             t("ex.set.how", lang, name=name, language=lang)]
     for i, item in enumerate(practice.items, 1):
         ex = item.make(lang)
         part = f"## {i}\n\n"
         if item.note:
-            part += f"> {tr(item.note, lang)}\n\n"
+            part += f"> {t(item.note, lang)}\n\n"
         part += f"```python\n{item.code(ex)}\n```\n\n{ex.prompt_in(lang)}"
         parts.append(part)
     return "\n\n".join(parts) + "\n"
 
 
 def render_index(lang: str) -> str:
-    lines = [f"# {tr('ex.set.index.title', lang)}", "", tr("ex.set.index.intro", lang), ""]
+    lines = [f"# {t('ex.set.index.title', lang)}", "", t("ex.set.index.intro", lang), ""]
     for name, practice in SETS.items():
-        lines.append(f"- [{tr(f'ex.set.{name}.title', lang)}]({name}.md) · {len(practice.items)}")
+        lines.append(f"- [{t(f'ex.set.{name}.title', lang)}]({name}.md) · {len(practice.items)}")
     return "\n".join(lines) + "\n"
 
 

@@ -34,7 +34,24 @@ def test_view_strings_are_merged_into_the_table():
 def test_t_formats_and_checks():
     assert t("pool.header", "en", step=3, phase="decode", n=12, free=2, B=4).startswith("step 3 · decode")
     assert "第3步" in t("pool.header", "zh", step=3, phase="解码", n=12, free=2, B=4)
-    with pytest.raises(KeyError):
-        t("no.such.key")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown language 'fr'"):
         t("state.free", "fr")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_unknown_key_is_an_error_in_every_language(lang):
+    with pytest.raises(KeyError, match="no interface string 'no.such.key'"):
+        t("no.such.key", lang)
+
+
+def test_a_text_missing_in_one_language_is_an_error_not_the_other_language(monkeypatch):
+    monkeypatch.setitem(STRINGS, "test.english_only", {"en": "only in English"})
+    assert t("test.english_only", "en") == "only in English"
+    with pytest.raises(KeyError, match="'test.english_only' has no 'zh' text"):
+        t("test.english_only", "zh")
+
+
+def test_the_singular_is_english_only_and_only_for_n_1(monkeypatch):
+    monkeypatch.setitem(STRINGS, "test.count", {"en": "{n} blocks", "en.one": "1 block", "zh": "{n}个块"})
+    assert [t("test.count", "en", n=n) for n in (0, 1, 2)] == ["0 blocks", "1 block", "2 blocks"]
+    assert t("test.count", "zh", n=1) == "1个块"
