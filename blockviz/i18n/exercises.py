@@ -100,8 +100,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.n.then": {"en": "; ", "zh": "；"},
     "ex.n.computed": {"en": "{label} ({n} tokens computed)", "en.one": "{label} (1 token computed)",
                       "zh": "{label}（计算 {n} 个 token）"},
-    "ex.n.prefill": {"en": "prefill of {who}", "zh": "prefill：{who}"},
-    "ex.n.decode": {"en": "decode of {who}", "zh": "decode：{who}"},
+    "ex.n.prefill": {"en": "prefill of {who}", "zh": "预填充：{who}"},
+    "ex.n.decode": {"en": "decode of {who}", "zh": "解码：{who}"},
     "ex.n.finished": {"en": "{label} finishes (max_tokens reached)", "zh": "{label} 完成（达到 max_tokens）"},
     "ex.n.preempted": {"en": "{label} is preempted", "zh": "{label} 被抢占"},
 
@@ -115,7 +115,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "can_allocate.title": {"en": "What can_allocate returns", "zh": "can_allocate 的返回值"},
     "block_table.title": {"en": "block_table after an admission", "zh": "入场后的 block_table"},
     "admission_cost.title": {"en": "Free blocks an admission consumes", "zh": "一次入场消耗的空闲块数"},
-    "decode_block.title": {"en": "Does a decode step need a new block?", "zh": "decode 这一步要不要新块？"},
+    "decode_block.title": {"en": "Does a decode step need a new block?", "zh": "解码这一步要不要新块？"},
     "wasted_slots.title": {"en": "Empty slots in allocated blocks", "zh": "已分配块里的空槽"},
     "preemption.title": {"en": "Preemption victim and its blocks", "zh": "抢占对象及其块"},
     "kv_bytes.title": {"en": "What the KV cache costs", "zh": "KV 缓存占多少内存"},
@@ -424,7 +424,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "decode_block.task": {
         "en": "The next step decodes every running request. Which of them get a new block from may_append? Write "
               "their labels, or none.",
-        "zh": "下一步对所有运行中的请求做 decode。哪些请求会从 may_append 得到新块？写出它们的名字，或写“无”。"},
+        "zh": "下一步对所有运行中的请求做解码。哪些请求会从 may_append 得到新块？写出它们的名字，或写“无”。"},
     "decode_block.hint": {
         "en": "len(seq) counts the token sampled last step, whose K/V this step writes at position len(seq) - 1. "
               "It needs a new block exactly when that position starts a block.",
@@ -484,7 +484,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "preemption.task": {
         "en": "The next step decodes. Which request(s) does the scheduler preempt, and which blocks join the free "
               "queue because of it, in the order they join? Answer as `label: block, block, …` (or `label: none`).",
-        "zh": "下一步是 decode。调度器抢占哪个（些）请求？因此进入空闲队列的是哪些块、按进入顺序？"
+        "zh": "下一步是解码。调度器抢占哪个（些）请求？因此进入空闲队列的是哪些块、按进入顺序？"
               "按 `名字: 块号, 块号, …` 的格式回答（或 `名字: 无`）。"},
     "preemption.hint": {
         "en": "schedule() takes running requests from the head; when one cannot append (it needs a block and none "
@@ -501,7 +501,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "需要新块的请求并不是被抢占的那个：调度器抢占 running 队列的队尾（running.pop()），即最近入场的。"},
     "preemption.wrong_victim": {
         "en": "Not the right victim. Walk schedule()'s decode loop: who is popped when a request cannot append?",
-        "zh": "被抢占者不对。按 schedule() 的 decode 循环走一遍：请求无法 append 时弹出的是谁？"},
+        "zh": "被抢占者不对。按 schedule() 的解码循环走一遍：请求无法 append 时弹出的是谁？"},
     "preemption.mis.table_order": {
         "en": "deallocate walks the block_table backwards (reversed), so the last block joins the free queue first.",
         "zh": "deallocate 倒序（reversed）遍历 block_table，所以最后一块最先进入空闲队列。"},
@@ -843,16 +843,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "can_allocate 沿请求的链式 hash 查找，遇到第一个未命中就停，从不查最后一块；命中使用中的块是共享，"
               "命中空闲块是复活。"},
     "ex.set.lesson4.title": {"en": "Lesson 4 · Decode: when does a request need a new block?",
-                             "zh": "第 4 课 · decode：请求什么时候需要新块？"},
+                             "zh": "第 4 课 · 解码：请求什么时候需要新块？"},
     "ex.set.lesson4.intro": {
         "en": "can_append and may_append test len(seq) % B == 1.",
         "zh": "can_append 和 may_append 的判断是 len(seq) % B == 1。"},
     "ex.set.lesson5.title": {"en": "Lesson 5 · Under pressure: chunked prefill, capacity, preemption",
-                             "zh": "第 5 课 · 压力之下：分块 prefill、容量与抢占"},
+                             "zh": "第 5 课 · 压力之下：分块预填充、容量与抢占"},
     "ex.set.lesson5.intro": {
         "en": "Blocks are reserved for a whole prompt at admission; a full pool makes can_allocate say -1 and "
               "decode preempt the tail of the running queue.",
-        "zh": "入场时就为整个 prompt 预留块；块池满时 can_allocate 返回 -1，decode 会抢占 running 队尾。"},
+        "zh": "入场时就为整个 prompt 预留块；块池满时 can_allocate 返回 -1，解码会抢占 running 队尾。"},
     "ex.set.lesson6.title": {"en": "Lesson 6 · Live generation: bytes per block, slots written, prefix hits",
                              "zh": "第 6 课 · 实时生成：每块字节数、写入的槽位、前缀命中"},
     "ex.set.lesson6.intro": {
@@ -975,7 +975,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "综合练习的那段运行：共享前缀、放不下两个请求的块池、一次抢占、一次重新入场。"},
     "ex.set.note.preempt": {
         "en": "Walk schedule()'s decode loop request by request.",
-        "zh": "按 schedule() 的 decode 循环逐个请求走一遍。"},
+        "zh": "按 schedule() 的解码循环逐个请求走一遍。"},
 
     # --- steps_table (lesson 11, the capstone) ------------------------------------------------
     "steps_table.title": {"en": "The whole run, step by step", "zh": "整段运行，逐步预测"},
@@ -988,7 +988,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "finds in the cache (shared or revived). Freed: blocks whose ref_count drops to 0.",
         "zh": "每个请求都运行到 max_tokens 为止（没有结束符）。预测第 1 到第 {steps} 步，每步一行："
               "`谁运行 | 分配的块数 | 缓存命中数 | 释放的块数`，例如 `A B | 1 | 0 | 0`。谁运行：这一步计算的请求"
-              "（prefill 或 decode）。分配：_allocate_block 交出的块（allocate 和 may_append）。命中：新来或"
+              "（预填充或解码）。分配：_allocate_block 交出的块（allocate 和 may_append）。命中：新来或"
               "重新入场的请求在缓存里找到的块（共享或复活）。释放：ref_count 降到 0 的块。"},
     "steps_table.hint": {
         "en": "Go one step at a time, in schedule()'s order. If a request is waiting, try to admit it: "
@@ -998,8 +998,8 @@ STRINGS: dict[str, dict[str, str]] = {
               "is free the tail of running is preempted (deallocate). A request that reaches max_tokens "
               "releases its blocks in the same step.",
         "zh": "一步一步来，按 schedule() 的顺序。若有请求在等待，先试着让它入场：can_allocate 遍历它的完整块"
-              "（最后一块不查），除命中使用中块之外，每块都要一个空闲块；有 prefill 的一步不做 decode。否则所有"
-              "运行中的请求都 decode；长度比 B 的倍数多 1 的请求需要新块，没有空闲块时抢占运行队列队尾的请求"
+              "（最后一块不查），除命中使用中块之外，每块都要一个空闲块；有预填充的一步不做解码。否则所有"
+              "运行中的请求都解码；长度比 B 的倍数多 1 的请求需要新块，没有空闲块时抢占运行队列队尾的请求"
               "（deallocate）。达到 max_tokens 的请求在同一步释放它的块。"},
     "steps_table.col.step": {"en": "step", "zh": "步"},
     "steps_table.col.phase": {"en": "phase", "zh": "阶段"},
@@ -1050,8 +1050,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "steps_table.mis.prefill_only": {
         "en": "A step is all prefill or all decode: when a waiting request is admitted, the step prefills only, "
               "and the running requests such as {label} decode in a later step.",
-        "zh": "一步要么全是 prefill，要么全是 decode：有等待的请求入场时，这一步只做 prefill，像 {label} 这样"
-              "运行中的请求要等之后的步骤再 decode。"},
+        "zh": "一步要么全是预填充，要么全是解码：有等待的请求入场时，这一步只做预填充，像 {label} 这样"
+              "运行中的请求要等之后的步骤再解码。"},
     "steps_table.mis.readmitted": {
         "en": "A preempted request is not gone: it waits at the head of the waiting queue and is admitted again "
               "as soon as can_allocate finds enough free blocks.",
@@ -1062,7 +1062,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "有一个你漏掉的请求在这一步入场：按顺序对每个等待的请求检查 can_allocate，用此刻的空闲块数。"},
     "steps_table.mis.decode_all": {
         "en": "A decode step computes one token for every running request that is not preempted.",
-        "zh": "decode 步为每个没被抢占的运行中请求各计算一个 token。"},
+        "zh": "解码步为每个没被抢占的运行中请求各计算一个 token。"},
     "steps_table.mis.runs": {
         "en": "Check the queues before this step: who is waiting, who is running, who has finished.",
         "zh": "检查这一步之前的队列：谁在等待，谁在运行，谁已经完成。"},
@@ -1078,16 +1078,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "steps_table.mis.boundary": {
         "en": "A decode crosses a block boundary here: a request whose length is 1 more than a multiple of B "
               "has its new token in a new block, so may_append takes one.",
-        "zh": "这一步有 decode 跨过了块边界：长度比 B 的倍数多 1 的请求，新 token 落在新块里，所以 may_append "
+        "zh": "这一步有解码跨过了块边界：长度比 B 的倍数多 1 的请求，新 token 落在新块里，所以 may_append "
               "要取一个块。"},
     "steps_table.mis.no_boundary": {
         "en": "No decode starts a new block in this step: may_append takes a block only when the request's "
               "length is 1 more than a multiple of B.",
-        "zh": "这一步没有 decode 开始新块：只有请求长度比 B 的倍数多 1 时，may_append 才取块。"},
+        "zh": "这一步没有解码开始新块：只有请求长度比 B 的倍数多 1 时，may_append 才取块。"},
     "steps_table.mis.allocated": {
         "en": "Count what _allocate_block hands out: one block for every logical block of an admitted request "
               "after its cache hits, and one for each decode that starts a new block.",
-        "zh": "数一数 _allocate_block 交出的块：入场请求命中之后的每个逻辑块各一个，再加上每个开始新块的 decode "
+        "zh": "数一数 _allocate_block 交出的块：入场请求命中之后的每个逻辑块各一个，再加上每个开始新块的解码"
               "各一个。"},
     "steps_table.mis.free_is_miss": {
         "en": "You treated a hit on a free block as a miss. A block in the free queue keeps its tokens and its "
@@ -1104,7 +1104,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每步一行：谁运行 | 分配的块数 | 缓存命中数 | 释放的块数"},
     "steps_table.mis.decode_no_hits": {
         "en": "A decode step looks nothing up in the cache: only admission (can_allocate, then allocate) finds hits.",
-        "zh": "decode 步不查缓存：只有入场（先 can_allocate，再 allocate）才会找到命中。"},
+        "zh": "解码步不查缓存：只有入场（先 can_allocate，再 allocate）才会找到命中。"},
     "steps_table.mis.last_block": {
         "en": "You counted the last block as a hit. can_allocate walks range(num_blocks - 1): the last block is "
               "never looked up, even when it is full.",

@@ -1,3 +1,4 @@
+import re
 from string import Formatter
 
 import pytest
@@ -55,3 +56,18 @@ def test_the_singular_is_english_only_and_only_for_n_1(monkeypatch):
     monkeypatch.setitem(STRINGS, "test.count", {"en": "{n} blocks", "en.one": "1 block", "zh": "{n}个块"})
     assert [t("test.count", "en", n=n) for n in (0, 1, 2)] == ["0 blocks", "1 block", "2 blocks"]
     assert t("test.count", "zh", n=1) == "1个块"
+
+
+def chinese_prose(text: str) -> str:
+    """A Chinese text without its code: `spans`, and names such as is_prefill or paged_decode_attention."""
+    return re.sub(r"`[^`]*`", " ", text)
+
+
+def test_chinese_uses_the_lessons_terms():
+    """逐出 for evict (never 驱逐), and 预填充 / 解码 for prefill / decode, as the lessons say them."""
+    evicts = {key for key, texts in STRINGS.items() if "驱逐" in texts["zh"]}
+    english = {key for key, texts in STRINGS.items()
+               if re.search(r"(?<![\w])(prefill|decode)(?![\w(])", chinese_prose(texts["zh"]), re.I)}
+    assert (evicts, english) == (set(), set())
+    assert re.search(r"(?<![\w])(prefill|decode)(?![\w(])", chinese_prose("分块 prefill、`decode` 与 prepare_prefill"))
+    assert not re.search(r"(?<![\w])(prefill|decode)(?![\w(])", chinese_prose("`decode` 与 prepare_prefill、is_decode"))
