@@ -72,7 +72,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str], read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> int:
     from blockviz.exercises import from_id, kinds, make
-    from blockviz.exercises.sets import SETS, set_exercises
+    from blockviz.exercises.sets import SETS, set_exercises, set_title
     from blockviz.exercises.sheet import render_sheet, sheet_exercises
     try:
         args = parser().parse_args(argv)
@@ -85,7 +85,7 @@ def main(argv: list[str], read: Callable[[str], str] = input, write: Callable[[s
                 write(f"{name:16} {t(f'{name}.title', lang)}")
             write("")
             for name, practice in SETS.items():
-                write(f"--set {name:10} {t(f'ex.set.{name}.title', lang)} ({len(practice.items)})")
+                write(f"--set {name:10} {set_title(name, lang)} ({len(practice.items)})")
             return 0
         if args.sheet is not None:
             if not 1 <= args.sheet <= MAX_SHEET:

@@ -822,75 +822,63 @@ STRINGS: dict[str, dict[str, str]] = {
               "`from blockviz import exercises` 后用 `exercises.from_id(...).widget()`（或题目给出的 "
               "`exercises.make(...)`）。先要提示，再看解答。"},
     "ex.set.index.title": {"en": "Practice sets", "zh": "练习集"},
+    "ex.set.title": {"en": "Lesson {number} · {title}", "zh": "第 {number} 课 · {title}"},
+    "ex.set.title.focus": {"en": "Lesson {number} · {title} — {focus}", "zh": "第 {number} 课 · {title}——{focus}"},
     "ex.set.index.intro": {
         "en": "One set per lesson. Every answer is computed by blockviz's engine when you check it.",
         "zh": "每课一套练习。每个答案都在核对时由 blockviz 的引擎计算。"},
-    "ex.set.lesson1.title": {"en": "Lesson 1 · From logical token to physical slot",
-                             "zh": "第 1 课 · 从逻辑 token 到物理槽"},
     "ex.set.lesson1.intro": {
         "en": "slot = block_table[⌊t / B⌋] × B + t mod B, one token at a time and for the positions of one step.",
         "zh": "slot = block_table[⌊t / B⌋] × B + t mod B，先算单个 token，再算一步里的一段位置。"},
-    "ex.set.lesson2.title": {"en": "Lesson 2 · Block lifecycle: six states, ref_count, free keeps content",
-                             "zh": "第 2 课 · 块的生命周期：六种状态、ref_count、释放后内容仍在"},
+    "ex.set.lesson2.focus": {"en": "six states, ref_count, free keeps content", "zh": "六种状态、ref_count、释放后内容仍在"},
     "ex.set.lesson2.intro": {
         "en": "Sharing and releasing change ref_count; a freed block keeps its hash until it is allocated again.",
         "zh": "共享和释放会改变 ref_count；被释放的块在再次分配之前一直保留 hash。"},
-    "ex.set.lesson3.title": {"en": "Lesson 3 · Prefix identity: chained hashes, first miss, last block",
-                             "zh": "第 3 课 · 什么算同一个前缀：链式 hash、第一个未命中、最后一块"},
+    "ex.set.lesson3.focus": {"en": "chained hashes, first miss, last block", "zh": "链式 hash、第一个未命中、最后一块"},
     "ex.set.lesson3.intro": {
         "en": "can_allocate walks a request's chained hashes, stops at the first miss and never looks up the last "
               "block; a hit on a used block is shared, a hit on a free block is revived.",
         "zh": "can_allocate 沿请求的链式 hash 查找，遇到第一个未命中就停，从不查最后一块；命中使用中的块是共享，"
               "命中空闲块是复活。"},
-    "ex.set.lesson4.title": {"en": "Lesson 4 · Decode: when does a request need a new block?",
-                             "zh": "第 4 课 · 解码：请求什么时候需要新块？"},
+    "ex.set.lesson4.focus": {"en": "when does a request need a new block?", "zh": "请求什么时候需要新块？"},
     "ex.set.lesson4.intro": {
         "en": "can_append and may_append test len(seq) % B == 1.",
         "zh": "can_append 和 may_append 的判断是 len(seq) % B == 1。"},
-    "ex.set.lesson5.title": {"en": "Lesson 5 · Under pressure: chunked prefill, capacity, preemption",
-                             "zh": "第 5 课 · 压力之下：分块预填充、容量与抢占"},
+    "ex.set.lesson5.focus": {"en": "chunked prefill, capacity, preemption", "zh": "分块预填充、容量与抢占"},
     "ex.set.lesson5.intro": {
         "en": "Blocks are reserved for a whole prompt at admission; a full pool makes can_allocate say -1 and "
               "decode preempt the tail of the running queue.",
         "zh": "入场时就为整个 prompt 预留块；块池满时 can_allocate 返回 -1，解码会抢占 running 队尾。"},
-    "ex.set.lesson6.title": {"en": "Lesson 6 · Live generation: bytes per block, slots written, prefix hits",
-                             "zh": "第 6 课 · 实时生成：每块字节数、写入的槽位、前缀命中"},
+    "ex.set.lesson6.focus": {"en": "bytes per block, slots written, prefix hits", "zh": "每块字节数、写入的槽位、前缀命中"},
     "ex.set.lesson6.intro": {
         "en": "A block costs 2 × layers × B × KV heads × head_dim × bytes per number; a request writes one slot per "
               "token the model computes; a prefix hit reuses the K/V already in the pool.",
         "zh": "一个块的字节数是 2 × 层数 × B × KV 头数 × head_dim × 每个数的字节数；模型每计算一个 token，请求就写一个槽位；"
               "前缀命中复用池里已有的 K/V。"},
-    "ex.set.lesson7.title": {"en": "Lesson 7 · Paged attention: the batch the model runner builds",
-                             "zh": "第 7 课 · 分页注意力：模型执行器构造的批次"},
+    "ex.set.lesson7.focus": {"en": "the batch the model runner builds", "zh": "模型执行器构造的批次"},
     "ex.set.lesson7.intro": {
         "en": "cu_seqlens_q counts the new tokens, cu_seqlens_k the keys (cached and new), slot_mapping the slots "
               "written; decode gathers padded block tables and masks every key past context_lens.",
         "zh": "cu_seqlens_q 数新 token，cu_seqlens_k 数 key（缓存的和新的），slot_mapping 给出写入的槽位；"
               "解码按填充后的块表取回 key，并挡住 context_lens 之后的每个 key。"},
-    "ex.set.lesson8.title": {"en": "Lesson 8 · Beyond nano-vllm: the traps #144, #163, #219",
-                             "zh": "第 8 课 · nano-vllm 之外：#144、#163、#219 三个陷阱"},
+    "ex.set.lesson8.focus": {"en": "the traps #144, #163, #219", "zh": "#144、#163、#219 三个陷阱"},
     "ex.set.lesson8.intro": {
         "en": "The preset scenarios of nano-vllm's bug reports (`blockviz simulate --list`), asked of the engine at "
               "its HEAD: a fully cached aligned prompt still computes its last block, a reused block's hash leaves "
               "the map, identical prompts admitted in one step get duplicate blocks.",
         "zh": "nano-vllm 问题报告对应的预设场景（`blockviz simulate --list`），在 HEAD 版本的引擎上提问："
               "完全命中且按块对齐的提示仍要计算最后一块；被重用的块的 hash 离开映射表；同一步入场的相同提示得到重复的块。"},
-    "ex.set.lesson9.title": {"en": "Lesson 9 · The classroom demo: predict what the class will see",
-                             "zh": "第 9 课 · 课堂演示：预测全班将看到什么"},
+    "ex.set.lesson9.focus": {"en": "predict what the class will see", "zh": "预测全班将看到什么"},
     "ex.set.lesson9.intro": {
         "en": "Requests that share a system prompt: hits on used blocks, the block each request recomputes, how far "
               "a request grows, how many blocks a --kv-memory budget gives, who is preempted.",
         "zh": "共享系统提示的请求：命中使用中的块、每个请求都要重算的那一块、一个请求能长到多少块、"
               "--kv-memory 预算能给出多少块、谁被抢占。"},
-    "ex.set.lesson11.title": {"en": "Lesson 11 · Capstone: predict a whole run",
-                              "zh": "第 11 课 · 综合练习：预测一整段运行"},
     "ex.set.lesson11.intro": {
         "en": "Every step of a run, predicted before the engine runs it: who runs, blocks allocated, cache hits, "
               "blocks freed. The first cell that differs from the engine is diagnosed.",
         "zh": "在引擎运行之前预测每一步：谁运行、分配了几个块、命中了几个块、释放了几个块。与引擎不同的第一个格子"
               "会得到诊断。"},
-    "ex.set.lesson12.title": {"en": "Lesson 12 · Review: lessons 1 to 7, mixed",
-                            "zh": "第 12 课 · 复习：第 1 到第 7 课，交错练习"},
     "ex.set.lesson12.intro": {
         "en": "One exercise of every kind from lessons 1 to 7, shuffled so that no two neighbours come from the same "
               "lesson: each time, first work out which idea the question needs.",
@@ -1228,8 +1216,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "router_pick.solution_tie": {
         "en": "The instances tie; with no requests in flight the router takes the first: instance **{answer}**.",
         "zh": "几个实例并列；没有正在处理的请求时，路由器取排在前面的：实例 **{answer}**。"},
-    "ex.set.lesson10.title": {"en": "Lesson 10 · A real engine: predict what vLLM reuses, and where a router sends",
-                              "zh": "第 10 课 · 真实的引擎：预测 vLLM 复用什么，路由器发往哪里"},
+    "ex.set.lesson10.focus": {"en": "predict what vLLM reuses, and where a router sends", "zh": "预测 vLLM 复用什么，路由器发往哪里"},
     "ex.set.lesson10.intro": {
         "en": "Caches recorded from real vLLM servers' KV events: the cached tokens of a prompt (whole blocks, "
               "the num_tokens − 1 cap, the first miss), and the instance a KV-aware router picks.",
