@@ -218,7 +218,7 @@ class PublishHandler(tornado.websocket.WebSocketHandler):
 def page_html(lang: str) -> str:
     """The class page: the parts are filled by class.js from the feed."""
     words = {k: esc(t(f"class.{k}", lang)) for k in ("title", "chain_title", "mapping_title", "events_title",
-                                                      "prompt_label", "prompt_send", "theme", "waiting", "offline")}
+                                                     "prompt_label", "prompt_send", "theme", "waiting", "offline")}
     return f"""<!doctype html>
 <html lang="{'zh-CN' if lang == 'zh' else 'en'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

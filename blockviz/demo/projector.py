@@ -59,7 +59,7 @@ def projector_pool(snapshot: Snapshot, events=(), *, lang: str = "en", decode=No
         name = t(f"state.{state.value}", lang)
         content = visible(decode(block.token_ids or filling.get(i, ()))) if (block.token_ids or i in filling) else ""
         label = t("class.cell", lang, block=i, state=name, ref=block.ref_count, hash=short_hash(block.hash),
-                   tokens=content, queue="-" if pos is None else pos)
+                  tokens=content, queue="-" if pos is None else pos)
         attrs = {"data-block-id": str(i), "data-state": state.value, "data-ref": str(block.ref_count),
                  "data-queue": str(-1 if pos is None else pos), "aria-label": label}
         corner = style.glyph if pos is None else f"q{pos} {style.glyph}"
@@ -91,7 +91,7 @@ def projector_pool(snapshot: Snapshot, events=(), *, lang: str = "en", decode=No
                       + text(x + 38, y + 21, f'{t(f"state.{state.value}", lang)} {counts[state]}', FONT))
     height = bottom + 2 * LEGEND_ROW + PAD
     header = t("pool.header", lang, step=snapshot.step, phase=phase_name(snapshot, lang), n=snapshot.num_blocks,
-                free=len(snapshot.free_block_ids), B=snapshot.block_size)
+               free=len(snapshot.free_block_ids), B=snapshot.block_size)
     root = svg_root(width, height, view="pool", step=snapshot.step, label=header)
     root["data-num-blocks"] = str(snapshot.num_blocks)
     head = background(width, height) + text(PAD, 28, clip(header, int(width / (0.6 * 20))), 20, bold=True)

@@ -44,8 +44,8 @@ class Texts:
 def header_html(plan: Plan, lang: str) -> str:
     s = plan.settings
     setup = t("demo.setup", lang, model=s.model_dir.name, device=plan.device, blocks=plan.num_blocks,
-               B=s.block_size, kv=format_bytes(plan.num_blocks * plan.block_bytes), requests=s.requests,
-               system=len(plan.system_ids))
+              B=s.block_size, kv=format_bytes(plan.num_blocks * plan.block_bytes), requests=s.requests,
+              system=len(plan.system_ids))
     system = (f"<details><summary>{esc(t('demo.system', lang))}</summary>{esc(s.system_prompt)}</details>"
               if s.system_prompt else "")
     return f"<h3>{esc(t('demo.title', lang))}</h3><div>{esc(setup)}</div>{system}"

@@ -93,7 +93,7 @@ class Lesson:
             path = self.practice_set()
             if path is not None:
                 more += t("lesson.practice_set", lang,
-                           href=os.path.relpath(path, REPO_DIR / "notebooks" / lang).replace(os.sep, "/"))
+                          href=os.path.relpath(path, REPO_DIR / "notebooks" / lang).replace(os.sep, "/"))
             parts.append(more)
         lessons = t("lesson.list_sep", lang).join(self.link(p) for p in prerequisites) or t("lesson.none", lang)
         parts.append(t("lesson.prereq", lang, lessons=lessons))

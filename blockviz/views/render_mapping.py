@@ -112,7 +112,7 @@ def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range
             cells = [clip(token, 5), str(p), str(p // B), str(p % B), str(table[logical]) if has_block else "—",
                      "—" if slot is None else str(slot), str(row0 + p - start) if now else "·"]
             label = t("map.token_label", lang, t=p, token=token, logical=p // B, offset=p % B,
-                       physical=cells[4], slot=cells[5], row=cells[6])
+                      physical=cells[4], slot=cells[5], row=cells[6])
             parts.append(f'<g data-t="{p}" data-slot="{-1 if slot is None else slot}" '
                          f'data-block="{table[logical] if has_block else -1}" '
                          f'data-row="{row0 + p - start if now else -1}" data-now="{int(now)}" aria-label="{esc(label)}">'

@@ -245,4 +245,4 @@ class DecodeMask(Kind):
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         f = solved.facts
         return t("decode_mask.solution", lang, label=params["label"], width=len(f["padded"]), row=f["padded"],
-                  gathered=f["gathered"], context=f["context"], answer=solved.answer)
+                 gathered=f["gathered"], context=f["context"], answer=solved.answer)

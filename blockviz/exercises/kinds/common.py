@@ -107,7 +107,7 @@ def ops_story(ops: list, built: Built, frames: list[Frame], block_size: int, lan
             label, prompt, max_tokens = op[1:4]
             tokens = encode(prompt)
             lines.append("- " + t("ex.n.arrives", lang, label=label, prompt=show_blocks(tokens, block_size),
-                                   n=len(tokens), max_tokens=max_tokens))
+                                  n=len(tokens), max_tokens=max_tokens))
         else:
             for _ in range(op[1] if len(op) > 1 else 1):
                 lines.append(narrate(built, [next(frame_iter)], lang, counts))

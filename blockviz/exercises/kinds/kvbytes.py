@@ -192,12 +192,12 @@ class KVBytes(Kind):
         product = (f"2 × {cfg.num_hidden_layers} × {B} × {cfg.num_key_value_heads} × {head_dim} × "
                    f"{itemsize(params['dtype'])} = {nbytes:,}")
         lines = [t("kv_bytes.solution.product", lang, product=product, dtype=params["dtype"],
-                    heads=cfg.num_attention_heads)]
+                   heads=cfg.num_attention_heads)]
         if ask == "block_mib":
             lines.append(t("kv_bytes.solution.mib", lang, bytes=f"{nbytes:,}", answer=solved.answer))
         elif ask == "blocks_fit":
             lines.append(t("kv_bytes.solution.fit", lang, memory=params["memory"],
-                            budget=f"{memory_bytes(params['memory']):,}", bytes=f"{nbytes:,}", answer=solved.answer))
+                           budget=f"{memory_bytes(params['memory']):,}", bytes=f"{nbytes:,}", answer=solved.answer))
         else:
             lines.append(t("kv_bytes.solution.bytes", lang, answer=solved.answer))
         return "\n\n".join(lines)

@@ -93,7 +93,7 @@ class Lifetime(Kind):
             earlier = encode(params["earlier"])
             lines.append(t("lifetime.earlier", lang, prompt=show_blocks(earlier, B), n=len(earlier)))
         lines.append(t("lifetime.request", lang, prompt=show_blocks(prompt, B), n=len(prompt),
-                        max_tokens=params["max_tokens"]))
+                       max_tokens=params["max_tokens"]))
         return "\n\n".join(lines + [t("lifetime.task", lang, question=t(f"lifetime.ask.{params['ask']}", lang))])
 
     def parse(self, answer, params: dict, solved: Solved) -> int:

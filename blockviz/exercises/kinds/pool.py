@@ -129,8 +129,8 @@ class PoolStates(Kind):
             where = t("pool_states.why.queue" if b in bm.free_block_ids else "pool_states.why.used", lang)
             mapped = bm.hash_to_block_id.get(block.hash)
             facts = t("pool_states.why.facts", lang, where=where, ref=block.ref_count,
-                       hash=labels.get(block.hash, "-1"),
-                       map="—" if block.hash == -1 else (mapped if mapped is not None else t("ex.t.none", lang)))
+                      hash=labels.get(block.hash, "-1"),
+                      map="—" if block.hash == -1 else (mapped if mapped is not None else t("ex.t.none", lang)))
             lines.append(f"- {t('ex.t.block', lang)} {b}: {facts} → **{state}**")
         return "\n".join(lines) + "\n\n" + t("pool_states.solution", lang)
 
@@ -182,7 +182,7 @@ class NextBlock(Kind):
         tokens = encode(params["new"])
         return (pool_picture(solved.facts["before"], lang) + "\n\n"
                 + t("ex.prefix.new_request", lang, prompt=show_blocks(tokens, params["block_size"]), n=len(tokens),
-                     blocks=(len(tokens) + params["block_size"] - 1) // params["block_size"]) + "\n\n"
+                    blocks=(len(tokens) + params["block_size"] - 1) // params["block_size"]) + "\n\n"
                 + t("next_block.task", lang))
 
     def parse(self, answer, params: dict, solved: Solved) -> tuple[int, str]:
@@ -231,8 +231,8 @@ class NextBlock(Kind):
         labels = hash_labels(solved.facts["before"])
         mapped = bm.hash_to_block_id.get(b.hash)
         return t("next_block.solution", lang, block=block, hash=labels.get(b.hash, "-1"),
-                  map="—" if b.hash == -1 else (mapped if mapped is not None else t("ex.t.none", lang)),
-                  answer=self.answer_text(solved, lang))
+                 map="—" if b.hash == -1 else (mapped if mapped is not None else t("ex.t.none", lang)),
+                 answer=self.answer_text(solved, lang))
 
 
 

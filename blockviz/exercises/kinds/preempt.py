@@ -153,6 +153,6 @@ class Preemption(Kind):
         lines = [t("preemption.solution.why", lang, queue=" → ".join(f["running"]))]
         for label in victims:
             lines.append("- " + t("preemption.solution.victim", lang, label=label,
-                                   table=f["tables"][label], reversed=list(reversed(f["tables"][label]))))
+                                  table=f["tables"][label], reversed=list(reversed(f["tables"][label]))))
         lines.append(t("preemption.solution", lang, answer=self.answer_text(solved, lang), B=B))
         return "\n".join(lines)

@@ -111,7 +111,7 @@ def prompt_body(params: dict, solved: Solved, lang: str) -> str:
     tokens = encode(params["new"])
     return (pool_picture(adm.before, lang) + "\n\n"
             + t("ex.prefix.new_request", lang, prompt=show_blocks(tokens, params["block_size"]), n=len(tokens),
-                 blocks=len(adm.codes)))
+                blocks=len(adm.codes)))
 
 
 def walk_lines(params: dict, adm: Admission, lang: str) -> str:
@@ -277,7 +277,7 @@ class CanAllocate(PrefixKind):
         used = sum(1 for c in adm.codes if c == "U")
         return (walk_lines(params, adm, lang) + "\n\n"
                 + t("can_allocate.solution", lang, hits=hits, blocks=len(adm.codes), used=used,
-                     need=len(adm.codes) - used, free=len(adm.before.bm.free_block_ids), answer=solved.answer))
+                    need=len(adm.codes) - used, free=len(adm.before.bm.free_block_ids), answer=solved.answer))
 
 
 class AdmittedKind(PrefixKind):
@@ -328,7 +328,7 @@ class BlockTable(AdmittedKind):
                  if b not in {i for c, i in zip(adm.codes, adm.hit_ids) if c == "F"}]
         return (walk_lines(params, adm, lang) + "\n\n"
                 + t("block_table.solution", lang, queue=" → ".join(map(str, queue)) or "—",
-                     answer=self.answer_text(solved, lang)))
+                    answer=self.answer_text(solved, lang)))
 
 
 class AdmissionCost(AdmittedKind):
@@ -366,4 +366,4 @@ class AdmissionCost(AdmittedKind):
         count = {c: adm.codes.count(c) for c in "UFM-"}
         return (walk_lines(params, adm, lang) + "\n\n"
                 + t("admission_cost.solution", lang, used=count["U"], revived=count["F"],
-                     new=count["M"] + count["-"], answer=solved.answer))
+                    new=count["M"] + count["-"], answer=solved.answer))

@@ -113,7 +113,7 @@ class Slot(Kind):
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         B, position, f = params["block_size"], params["position"], solved.facts
         return t("slot.solution", lang, t=position, B=B, lb=f["logical"], off=f["offset"], phys=f["physical"],
-                  slot=solved.answer)
+                 slot=solved.answer)
 
 
 class SlotMapping(Kind):

@@ -78,4 +78,4 @@ class VllmCached(Kind):
         B, prompt = solved.facts["B"], params["prompt"]
         most = (len(prompt) - 1) // B
         return t("vllm_cached.solution", lang, n=len(prompt), B=B, most=most, blocks=solved.answer // B,
-                  answer=solved.answer)
+                 answer=solved.answer)

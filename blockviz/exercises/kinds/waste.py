@@ -103,6 +103,6 @@ class WastedSlots(Kind):
         for seq in holders(built):
             slots = len(seq.block_table) * B
             lines.append("- " + t("wasted_slots.line", lang, label=built.label(seq.seq_id),
-                                   blocks=len(seq.block_table), B=B, slots=slots, computed=seq.num_cached_tokens,
-                                   n=len(seq)))
+                                  blocks=len(seq.block_table), B=B, slots=slots, computed=seq.num_cached_tokens,
+                                  n=len(seq)))
         return "\n".join(lines) + "\n\n" + t("wasted_slots.solution", lang, answer=solved.answer)
