@@ -25,7 +25,7 @@ from tornado.httpserver import HTTPServer
 from tornado.iostream import StreamClosedError
 from tornado.netutil import bind_sockets
 
-from blockviz.i18n import t as tr
+from blockviz.i18n import t
 from blockviz.markup import esc
 
 STATIC = Path(__file__).parent / "static"
@@ -162,9 +162,9 @@ class PromptHandler(ClassHandler):
     def post(self):
         lang = self.hub.lang
         if not self.hub.prompts_open:
-            return self.answer(403, tr("class.prompt.closed", lang))
+            return self.answer(403, t("class.prompt.closed", lang))
         if self.hub.publisher is None:
-            return self.answer(503, tr("class.prompt.offline", lang))
+            return self.answer(503, t("class.prompt.offline", lang))
         if not self.request.headers.get("Content-Type", "").startswith("application/json"):
             return self.answer(415, "application/json only")
         try:
@@ -172,16 +172,16 @@ class PromptHandler(ClassHandler):
         except (ValueError, AttributeError):
             text = None
         if not isinstance(text, str) or not text.strip():
-            return self.answer(400, tr("class.prompt.empty", lang))
+            return self.answer(400, t("class.prompt.empty", lang))
         if len(text) > MAX_PROMPT_CHARS:
-            return self.answer(413, tr("class.prompt.long", lang, n=MAX_PROMPT_CHARS))
+            return self.answer(413, t("class.prompt.long", lang, n=MAX_PROMPT_CHARS))
         wait = self.hub.limit.take(self.request.remote_ip or "?")
         if wait:
             self.set_header("Retry-After", str(int(wait) + 1))
-            return self.answer(429, tr("class.prompt.wait", lang, s=int(wait) + 1))
+            return self.answer(429, t("class.prompt.wait", lang, s=int(wait) + 1))
         self.hub.publisher.write_message(json.dumps({"type": "prompt", "text": text,
                                                      "client": self.request.remote_ip or "?"}))
-        return self.answer(202, tr("class.prompt.queued", lang))
+        return self.answer(202, t("class.prompt.queued", lang))
 
     def answer(self, code: int, message: str):
         self.set_status(code)
@@ -217,8 +217,8 @@ class PublishHandler(tornado.websocket.WebSocketHandler):
 
 def page_html(lang: str) -> str:
     """The class page: the parts are filled by class.js from the feed."""
-    words = {k: esc(tr(f"class.{k}", lang)) for k in ("title", "chain_title", "mapping_title", "events_title",
-                                                      "prompt_label", "prompt_send", "theme", "waiting", "offline")}
+    words = {k: esc(t(f"class.{k}", lang)) for k in ("title", "chain_title", "mapping_title", "events_title",
+                                                     "prompt_label", "prompt_send", "theme", "waiting", "offline")}
     return f"""<!doctype html>
 <html lang="{'zh-CN' if lang == 'zh' else 'en'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -13,7 +13,8 @@ import re
 from random import Random
 
 from blockviz.checks import whole
-from blockviz.exercises.core import LANGS, Exercise, Result
+from blockviz.exercises.core import Exercise, Result
+from blockviz.i18n import LANGS
 from blockviz.exercises.kinds import KINDS
 from blockviz.exercises.params import check_params
 

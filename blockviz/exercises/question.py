@@ -13,7 +13,8 @@ contiguous"), then hints, then shows the solution, only when asked.
 from typing import Any
 
 from blockviz.exercises import answers
-from blockviz.exercises.core import LANGS, Exercise, Feedback, Kind, Solved, partial, tr
+from blockviz.exercises.core import Exercise, Feedback, Kind, Solved, partial
+from blockviz.i18n import LANGS, t
 
 # How an answer is read follows from the type of the engine's answer.
 READERS = ("yes_no", "number", "numbers", "word")
@@ -112,17 +113,17 @@ class Question(Kind):
         return None
 
     def hint(self, params: dict, solved: Solved, lang: str) -> str:
-        return params["hint"].get(lang) or tr("question.hint", lang)
+        return params["hint"].get(lang) or t("question.hint", lang)
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
-        answer = tr("question.answer", lang, answer=self.answer_text(solved, lang))
+        answer = t("question.answer", lang, answer=self.answer_text(solved, lang))
         explain = params["explain"].get(lang)
         return f"{answer} {explain}" if explain else answer
 
     def answer_text(self, solved: Solved, lang: str) -> str:
         shown = solved.facts["shown"]
         if isinstance(shown, bool):
-            return tr("question.yes" if shown else "question.no", lang)
+            return t("question.yes" if shown else "question.no", lang)
         return super().answer_text(Solved(shown, {}), lang)
 
 
@@ -130,7 +131,7 @@ class FixedExercise(Exercise):
     """A Question in its lesson: the prompt is the lesson's question, under the lesson's heading."""
 
     def prompt_in(self, lang: str) -> str:
-        return f"**{tr('question.title', lang)}**\n\n{self.kind.prompt(self.params, self.solved, lang)}"
+        return f"**{t('question.title', lang)}**\n\n{self.kind.prompt(self.params, self.solved, lang)}"
 
 
 QUESTION = Question()

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
-from blockviz.i18n import t as tr
+from blockviz.i18n import t
 from blockviz.markup import markdown_html
 
 if TYPE_CHECKING:  # core.py builds this widget (Exercise.widget), so only type checkers import it back
@@ -20,13 +20,13 @@ class ExerciseWidget(w.VBox):
         self.prompt = w.HTML(markdown_html(exercise.prompt_in(lang)))
         lines = exercise.answer_lines
         if lines > 1:  # a table: one row a line
-            self.answer = w.Textarea(placeholder=tr(f"{exercise.kind.name}.placeholder", lang), rows=lines + 1,
+            self.answer = w.Textarea(placeholder=t(f"{exercise.kind.name}.placeholder", lang), rows=lines + 1,
                                      layout=w.Layout(width="50%"))
         else:
-            self.answer = w.Text(placeholder=tr("ex.ui.placeholder", lang), layout=w.Layout(width="50%"))
-        self.check_button = w.Button(description=tr("ex.ui.check", lang), button_style="primary")
-        self.hint_button = w.Button(description=tr("ex.ui.hint", lang))
-        self.solution_button = w.Button(description=tr("ex.ui.solution", lang))
+            self.answer = w.Text(placeholder=t("ex.ui.placeholder", lang), layout=w.Layout(width="50%"))
+        self.check_button = w.Button(description=t("ex.ui.check", lang), button_style="primary")
+        self.hint_button = w.Button(description=t("ex.ui.hint", lang))
+        self.solution_button = w.Button(description=t("ex.ui.solution", lang))
         self.feedback = w.HTML()
         super().__init__([self.prompt, w.HBox([self.answer, self.check_button, self.hint_button,
                                                self.solution_button]), self.feedback])

@@ -1,4 +1,5 @@
-"""The course: its lessons in order, their titles, the languages they are written in."""
+"""The course: its lessons in order, their titles (the only place a lesson's title is written: the practice
+sets take theirs from here), the languages they are written in."""
 from pathlib import Path
 
 from blockviz.i18n import LANGS

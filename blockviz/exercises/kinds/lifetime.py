@@ -10,10 +10,11 @@ from random import Random
 
 from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
-from blockviz.exercises.core import Feedback, Kind, Solved, tr
+from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.setups import build, encode, on_compute
 from blockviz.exercises.kinds.common import fresh
 from blockviz.exercises.tables import show_blocks
+from blockviz.i18n import t
 
 ASKS = ("slots", "blocks")
 
@@ -87,13 +88,13 @@ class Lifetime(Kind):
 
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
         B, prompt = params["block_size"], encode(params["prompt"])
-        lines = [tr("lifetime.block_size", lang, B=B)]
+        lines = [t("lifetime.block_size", lang, B=B)]
         if params.get("earlier"):
             earlier = encode(params["earlier"])
-            lines.append(tr("lifetime.earlier", lang, prompt=show_blocks(earlier, B), n=len(earlier)))
-        lines.append(tr("lifetime.request", lang, prompt=show_blocks(prompt, B), n=len(prompt),
-                        max_tokens=params["max_tokens"]))
-        return "\n\n".join(lines + [tr("lifetime.task", lang, question=tr(f"lifetime.ask.{params['ask']}", lang))])
+            lines.append(t("lifetime.earlier", lang, prompt=show_blocks(earlier, B), n=len(earlier)))
+        lines.append(t("lifetime.request", lang, prompt=show_blocks(prompt, B), n=len(prompt),
+                       max_tokens=params["max_tokens"]))
+        return "\n\n".join(lines + [t("lifetime.task", lang, question=t(f"lifetime.ask.{params['ask']}", lang))])
 
     def parse(self, answer, params: dict, solved: Solved) -> int:
         return answers.parse_amount(answer)
@@ -115,5 +116,5 @@ class Lifetime(Kind):
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         B, P, G = params["block_size"], len(encode(params["prompt"])), params["max_tokens"]
         if params["ask"] == "slots":
-            return tr("lifetime.solution.slots", lang, P=P, G=G, cached=solved.facts["cached"], answer=solved.answer)
-        return tr("lifetime.solution.blocks", lang, P=P, G=G, n=P + G - 1, B=B, answer=solved.answer)
+            return t("lifetime.solution.slots", lang, P=P, G=G, cached=solved.facts["cached"], answer=solved.answer)
+        return t("lifetime.solution.blocks", lang, P=P, G=G, n=P + G - 1, B=B, answer=solved.answer)

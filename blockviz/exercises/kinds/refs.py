@@ -7,11 +7,12 @@ from random import Random
 
 from blockviz.exercises import answers
 from blockviz.limits import blocks_needed
-from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
+from blockviz.exercises.core import Feedback, Kind, Solved, partial
 from blockviz.exercises.setups import Built, build, check_scenario, encode
 from blockviz.exercises.kinds.common import fresh, labels_in, ops_story, sample, settled, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import pool_picture
+from blockviz.i18n import t
 from blockviz.trace import events as ev
 
 SEED_004 = {  # A generates 10, 11, ... and B 22, 23, ... (rule "count"), as in the seed004 scenario preset
@@ -107,9 +108,9 @@ class RefCounts(Kind):
 
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
         f = solved.facts
-        return (pool_picture(f["before"], lang) + "\n\n" + tr("ref_counts.then", lang) + "\n\n"
+        return (pool_picture(f["before"], lang) + "\n\n" + t("ref_counts.then", lang) + "\n\n"
                 + then_story(params, f["after"], f["frames"], lang) + "\n\n"
-                + tr("ref_counts.task", lang, blocks=", ".join(map(str, params["ask"]))))
+                + t("ref_counts.task", lang, blocks=", ".join(map(str, params["ask"]))))
 
     def parse(self, answer, params: dict, solved: Solved) -> list[int]:
         return answers.parse_ints(answer, count=len(params["ask"]))
@@ -172,15 +173,15 @@ class RefCounts(Kind):
                     if getattr(e, "block_id", None) != b:
                         continue
                     if isinstance(e, ev.BlockShared):
-                        why.append(tr("ref_counts.why.share", lang, label=f["after"].label(e.seq_id)))
+                        why.append(t("ref_counts.why.share", lang, label=f["after"].label(e.seq_id)))
                     elif isinstance(e, ev.BlockRevived):
-                        why.append(tr("ref_counts.why.revive", lang, label=f["after"].label(e.seq_id)))
+                        why.append(t("ref_counts.why.revive", lang, label=f["after"].label(e.seq_id)))
                     elif isinstance(e, ev.BlockAllocated):
-                        why.append(tr("ref_counts.why.allocate", lang, label=f["after"].label(e.seq_id)))
+                        why.append(t("ref_counts.why.allocate", lang, label=f["after"].label(e.seq_id)))
                     elif isinstance(e, ev.BlockAppended):
                         pass
                     elif isinstance(e, ev.BlockReleased):
-                        why.append(tr("ref_counts.why.release", lang, label=f["after"].label(e.seq_id)))
+                        why.append(t("ref_counts.why.release", lang, label=f["after"].label(e.seq_id)))
             because = " (" + "; ".join(why) + ")" if why else ""
-            lines.append(f"- {tr('ex.t.block', lang)} {b}: {old} → **{r}**{because}")
-        return "\n".join(lines) + "\n\n" + tr("ref_counts.solution", lang, answer=self.answer_text(solved, lang))
+            lines.append(f"- {t('ex.t.block', lang)} {b}: {old} → **{r}**{because}")
+        return "\n".join(lines) + "\n\n" + t("ref_counts.solution", lang, answer=self.answer_text(solved, lang))
