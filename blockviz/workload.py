@@ -18,7 +18,10 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   steps by the driver's step-time model. `when_idle` (steps clock only): what an engine with
   nothing to run does before a later arrival: "refuse" (an error: the steps named cannot be
   reached) or "advance" (the next arrivals are added now, sooner than named). On the seconds clock
-  an idle engine always waits: time jumps to the next arrival, no step runs.
+  an idle engine always waits: time jumps to the next arrival, no step runs. `clock="turns"`: a
+  closed-loop client; arrival is a turn number, and a turn's requests are added together once
+  every request of the turns before has finished (the policy lab's streams, lesson 10's requests
+  sent one after another).
 - Checked when built: any bad value raises ValueError naming the request (number, and label if it
   has one) and the field, before an engine exists. Token ids of a LazyPrompt are checked when made.
 - `play(workload, engine=None, step_time=None, max_steps=None, on_step=None, temperature=0.0,
@@ -27,6 +30,8 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   default, and takes no script). Before each step it adds every request whose time has come; it
   ends when every request has finished (`until`: once that many steps have run), or raises
   ValueError when `max_steps` run out first. `on_step(engine, batch)` is called after each step.
+  `max_unfinished`: a client that keeps at most this many requests in the engine (waiting or
+  running); the others wait, in order, until one finishes, even when their time has come.
   O(requests + steps): arrivals are read in order once, and per step it looks only at the batch
   that ran. `Player(workload, engine)` is the same driver a step at a time (`admit()` before a
   step, `stepped()` after it) for a caller that steps the engine itself.
@@ -141,7 +146,7 @@ class Workload:
     max_num_batched_tokens: int = 16384
     free_order: tuple[int, ...] | None = None
     max_model_len: int | None = None   # None: the Simulator's 4096, or the longest request if longer
-    clock: Literal["steps", "seconds"] = "steps"
+    clock: Literal["steps", "seconds", "turns"] = "steps"
     when_idle: Literal["refuse", "advance"] = "refuse"
 
     def __post_init__(self):
@@ -151,7 +156,7 @@ class Workload:
         checks.whole("max_num_batched_tokens", self.max_num_batched_tokens, 1)
         if self.max_model_len is not None:
             checks.whole("max_model_len", self.max_model_len, 1)
-        checks.one_of("clock", self.clock, ("steps", "seconds"))
+        checks.one_of("clock", self.clock, ("steps", "seconds", "turns"))
         checks.one_of("when_idle", self.when_idle, ("refuse", "advance"))
         order = self.free_order
         if order is not None:
@@ -171,8 +176,8 @@ class Workload:
                     raise ValueError(f"{name_of(i, r)}: each request needs its own label; {r.label} is the label "
                                      f"of request {labelled[r.label] + 1} too")
                 labelled[r.label] = i
-            if self.clock == "steps" and not isinstance(r.arrival, int):
-                raise ValueError(f"{name_of(i, r)}: arrival must be a whole number of steps, got {r.arrival!r}")
+            if self.clock != "seconds" and not isinstance(r.arrival, int):
+                raise ValueError(f"{name_of(i, r)}: arrival must be a whole number of {self.clock}, got {r.arrival!r}")
             longest = r.num_prompt_tokens + r.max_tokens
             if self.max_model_len is not None and longest > self.max_model_len:
                 raise ValueError(f"{name_of(i, r)}: prompt ({r.num_prompt_tokens}) + max_tokens ({r.max_tokens}) "
@@ -278,7 +283,10 @@ class Player:
     `stepped()` after it. `play` is the loop around these. Use as a context manager, or close()."""
 
     def __init__(self, workload: Workload, engine: Session | None = None, step_time: StepTime | None = None,
-                 temperature: float = 0.0):
+                 temperature: float = 0.0, max_unfinished: int | None = None):
+        if max_unfinished is not None:
+            checks.whole("max_unfinished", max_unfinished, 1)
+        self.max_unfinished = max_unfinished
         self.workload = workload
         self.engine = engine if engine is not None else workload.simulator()
         self.step_time = step_time or linear_step_time
@@ -288,6 +296,7 @@ class Player:
         self.by_seq: dict[int, Served] = {}
         self.next = 0                           # the first request not added yet
         self.now = 0.0                          # the seconds clock
+        self.turn = -1                          # the turns clock: the turn being added
         self.first = self.engine.num_steps      # arrivals count steps from here
         self.watcher = Watcher(self.engine, self.by_seq)
 
@@ -306,7 +315,11 @@ class Player:
     def admit(self, until: int | None = None) -> list[Served]:
         """Add every request whose time has come (an idle engine: see Workload.when_idle). Returns them."""
         requests, clock = self.workload.requests, self.now if self.seconds else self.ran
-        if not self.all_added and self.engine.is_finished() and requests[self.next].arrival > clock:
+        if self.workload.clock == "turns":  # the next turn once every request of the turns before has finished
+            if not self.all_added and self.engine.is_finished() and requests[self.next].arrival > self.turn:
+                self.turn = requests[self.next].arrival
+            clock = self.turn
+        elif not self.all_added and self.engine.is_finished() and requests[self.next].arrival > clock:
             if self.seconds:
                 self.now = clock = float(requests[self.next].arrival)  # idle: time passes, no step runs
             elif until is not None and requests[self.next].arrival > until:
@@ -316,8 +329,9 @@ class Player:
                                  f"arriving at step {requests[self.next].arrival}")
             else:
                 clock = requests[self.next].arrival                   # "advance": the next arrivals come now
-        added = []
-        while not self.all_added and requests[self.next].arrival <= clock:
+        added, scheduler = [], self.engine.scheduler
+        while not self.all_added and requests[self.next].arrival <= clock and (
+                self.max_unfinished is None or len(scheduler.waiting) + len(scheduler.running) < self.max_unfinished):
             s = self.played.served[self.next]
             try:
                 s.seq = add(self.engine, s.request, self.temperature)
@@ -353,14 +367,14 @@ class Player:
 
 def play(workload: Workload, engine: Session | None = None, step_time: StepTime | None = None,
          max_steps: int | None = None, on_step: Callable[[Session, Batch], None] | None = None,
-         temperature: float = 0.0, until: int | None = None) -> Played:
+         temperature: float = 0.0, until: int | None = None, max_unfinished: int | None = None) -> Played:
     """Play `workload` on `engine` (default: workload.simulator()) until every request finishes, or,
     with `until`, until that many steps have run (the requests arriving then added, not scheduled)."""
     if max_steps is not None:
         checks.whole("max_steps", max_steps, 1)
     if until is not None:
         checks.whole("until", until, 0)
-    with Player(workload, engine, step_time, temperature) as player:
+    with Player(workload, engine, step_time, temperature, max_unfinished) as player:
         while True:
             player.admit(until)
             if player.done or (until is not None and player.ran >= until) or player.engine.is_finished():

@@ -162,3 +162,22 @@ def test_a_bad_field_in_any_request_names_that_request_and_field(index, name, va
         Workload(4, 16, good[:index] + [bad] + good[index + 1:])
     except ValueError as e:
         assert f"request {index + 1} (R{index})" in str(e) or str(e).startswith(f"request {index + 1}"), e
+
+
+def test_on_the_turns_clock_a_turn_comes_once_every_earlier_request_has_finished():
+    w = Workload(4, 16, [Request("abcd", max_tokens=3, arrival=0, label="A"), Request("efgh", max_tokens=1, label="B"),
+                         Request("abcdefgh", max_tokens=1, arrival=1, label="C")], clock="turns")
+    played = play(w)
+    a, b, c = (played.by_label(x) for x in "ABC")
+    assert a.added_step == b.added_step == 0
+    assert c.added_step == max(a.finished_step, b.finished_step) == 3
+    assert c.cached_at_admission == [4]  # A's first block, cached and free
+
+
+def test_max_unfinished_keeps_the_others_waiting_outside_the_engine():
+    w = Workload(4, 16, [Request("abcd", max_tokens=2, label=x) for x in "ABC"])
+    played = play(w, max_unfinished=2)
+    added = [s.added_step for s in played.served]
+    assert added == [0, 0, played.served[0].finished_step]
+    turns = Workload(4, 16, [Request("abcd", max_tokens=2, label=x) for x in "ABC"], clock="turns")
+    assert [s.added_step for s in play(turns, max_unfinished=1).served] == [0, 2, 4]
