@@ -87,14 +87,17 @@ def prompt_length(prompt: Any) -> int:
 
 
 def token_ids(prompt: Prompt) -> str | list[int]:
-    """What an engine's add takes: text as it is, token ids (a LazyPrompt's made now, and checked)."""
+    """What an engine's add takes: text as it is, token ids (a LazyPrompt's made now; the engine's
+    add checks every id, against the model's vocabulary where it has one)."""
     if isinstance(prompt, str):
         return prompt
     if isinstance(prompt, LazyPrompt):
-        ids = checks.token_ids("prompt", prompt.make())
+        ids = prompt.make()
+        if isinstance(ids, (str, bytes)) or not hasattr(ids, "__len__"):
+            raise ValueError(f"prompt.make() must give a list of token ids, got {ids!r:.80}")
         if len(ids) != prompt.length:
             raise ValueError(f"prompt.make() gave {len(ids)} token ids, not the {prompt.length} its length says")
-        return ids
+        return list(ids)
     return list(prompt)
 
 
