@@ -9,8 +9,10 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
 - `Request(prompt, max_tokens=4, arrival=0, label=None, script=None, ignore_eos=False)`. A prompt is
   text (one token per character, as the Simulator's tokenizer reads it), a list of token ids, or a
   `LazyPrompt(length, make)`: its length known now, its token ids made by `make()` only when the
-  request is added, so a trace of 145M prompt tokens is never held at once. `script`: the tokens
-  the Simulator 'generates' for it, in order (then its token rule).
+  request is added, so a trace of 145M prompt tokens is never held at once (an LLM session
+  tokenizes text with its own tokenizer: the checks below count characters then; give token ids
+  to check exact lengths). `script`: the tokens the Simulator 'generates' for it, in order (then
+  its token rule).
 - `Workload(block_size, num_blocks, requests, max_num_seqs=512, max_num_batched_tokens=16384,
   free_order=None, max_model_len=None, clock="steps", when_idle="refuse")`. Requests are kept in
   arrival order (stable: ties keep the order given). `clock="steps"`: a request's arrival is the
@@ -23,9 +25,12 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   every request of the turns before has finished (the policy lab's streams, lesson 10's requests
   sent one after another).
 - Checked when built: any bad value raises ValueError naming the request (number, and label if it
-  has one) and the field, before an engine exists. Token ids of a LazyPrompt are checked when made.
+  has one) and the field, before an engine exists: types, labels unique, prompt + max_tokens within
+  max_model_len and the pool. `request(index, **fields)` builds one with the same naming, for
+  readers of files. A LazyPrompt's ids are checked by the engine's add when they are made. The
+  Simulator's own limits (blockviz/checks.py, e.g. 131 072 blocks) apply when it is built.
 - `play(workload, engine=None, step_time=None, max_steps=None, on_step=None, temperature=0.0,
-  until=None) -> Played`: the one driver. `engine`: a Simulator or an LLM session built for the
+  until=None, max_unfinished=None) -> Played`: the one driver. `engine`: a Simulator or an LLM session built for the
   pool (default: `workload.simulator()`; an LLM session samples at `temperature`, greedy by
   default, and takes no script). Before each step it adds every request whose time has come; it
   ends when every request has finished (`until`: once that many steps have run), or raises
@@ -36,18 +41,22 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   that ran. `Player(workload, engine)` is the same driver a step at a time (`admit()` before a
   step, `stepped()` after it) for a caller that steps the engine itself.
 - `step_time(batch) -> seconds`: the seconds clock's model of a step's duration from what it
-  scheduled (`Batch`: seqs, is_prefill, num_seqs, num_tokens; Session.last_batch). Default `linear_step_time`: 15 ms a step
-  plus 50 µs a scheduled token (a decode step of a few requests ~15 ms; an 8k-token prefill ~0.4 s,
-  the order of a 7-8B model on one datacenter GPU). Any callable of that shape plugs in.
-- `Played`: the engine, `steps_at` / `seconds_at` (the clock after each step, seconds clock), and
-  per request a `Served`: its Sequence, the step (and time) it was added and finished, the cached
-  tokens at each admission (prefix-cache hits: the first admission, then one per re-admission after
-  a preemption) and its preemptions. Everything else a replay needs is in the engine's own
-  recording (Simulator(record=True): frames and events), which this does not copy.
+  scheduled (`Batch`, kept as Session.last_batch: seqs, is_prefill, num_seqs, num_tokens). Default
+  `linear_step_time`: 15 ms a step plus 50 µs a scheduled token (a decode step of a few requests
+  ~15 ms; an 8k-token prefill ~0.4 s, the order of a 7-8B model on one datacenter GPU). Any
+  callable of that shape plugs in.
+- `Played`: the engine, `seconds_at` (seconds clock: the time after each step), and per request
+  (`served`, in arrival order; `by_label`) a `Served`: its Sequence, the step (and time) it was
+  added and finished, the cached tokens at each admission (prefix-cache hits: the first admission,
+  then one per re-admission after a preemption) and its preemptions. Everything else a replay
+  needs is in the engine's own recording (Simulator(record=True): frames and events), which this
+  does not copy.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from typing import Any, Callable, Literal, Sequence as Seq
 
 from blockviz import checks
@@ -114,8 +123,8 @@ class Request:
     def __post_init__(self):
         object.__setattr__(self, "num_prompt_tokens", prompt_length(self.prompt))
         checks.whole("max_tokens", self.max_tokens, 1)
-        if isinstance(self.arrival, bool) or not isinstance(self.arrival, (int, float)) or not self.arrival >= 0 \
-                or self.arrival == float("inf"):
+        if isinstance(self.arrival, bool) or not isinstance(self.arrival, Real) or not math.isfinite(self.arrival) \
+                or self.arrival < 0:
             raise ValueError(f"arrival must be a number >= 0, got {self.arrival!r:.80}")
         checks.label(self.label)
         if self.script is not None and not isinstance(self.script, str):
@@ -179,7 +188,7 @@ class Workload:
                     raise ValueError(f"{name_of(i, r)}: each request needs its own label; {r.label} is the label "
                                      f"of request {labelled[r.label] + 1} too")
                 labelled[r.label] = i
-            if self.clock != "seconds" and not isinstance(r.arrival, int):
+            if self.clock != "seconds" and not isinstance(r.arrival, Integral):
                 raise ValueError(f"{name_of(i, r)}: arrival must be a whole number of {self.clock}, got {r.arrival!r}")
             longest = r.num_prompt_tokens + r.max_tokens
             if self.max_model_len is not None and longest > self.max_model_len:
