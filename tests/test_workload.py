@@ -186,3 +186,18 @@ def test_max_unfinished_keeps_the_others_waiting_outside_the_engine():
     assert added == [0, 0, played.served[0].finished_step]
     turns = Workload(4, 16, [Request("abcd", max_tokens=2, label=x) for x in "ABC"], clock="turns")
     assert [s.added_step for s in play(turns, max_unfinished=1).served] == [0, 2, 4]
+
+
+def test_the_same_driver_plays_a_workload_on_an_llm_session():
+    from blockviz import LLM
+    llm = LLM(device="cpu", kvcache_block_size=4, num_kvcache_blocks=16, max_model_len=64)
+    system = [11, 12, 13, 14, 15, 16, 17, 18]
+    w = Workload(4, 16, [Request(system + [20], max_tokens=3, label="A", ignore_eos=True),
+                         Request(LazyPrompt(10, lambda: system + [21, 22]), max_tokens=2, arrival=1, label="B",
+                                 ignore_eos=True)])
+    played = play(w, llm)
+    a, b = played.by_label("A"), played.by_label("B")
+    assert a.seq.num_completion_tokens == 3 and b.seq.num_completion_tokens == 2
+    assert b.cached_at_admission == [8]  # A's two full blocks
+    with pytest.raises(ValueError, match=r"request 1 \(S\): a script is for the Simulator"):
+        play(Workload(4, 16, [Request([1, 2], script=[3], label="S")]), llm)
