@@ -103,14 +103,3 @@ def one_of(name: str, value: Any, allowed: tuple) -> Any:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r:.80}")
     return value
 
-
-def sequence(seq: Any):
-    """What Session.add_sequence takes: a fresh Sequence of valid token ids and sampling params."""
-    from blockviz.engine.sequence import Sequence, SequenceStatus  # here: sequence.py imports this module
-    if not isinstance(seq, Sequence):
-        raise ValueError(f"add_sequence takes a Sequence, got {type(seq).__name__}")
-    if seq.status != SequenceStatus.WAITING or seq.block_table or seq.num_completion_tokens:
-        raise ValueError(f"sequence {seq.seq_id} has already run; add a new Sequence")
-    token_ids("prompt", seq.token_ids)
-    whole("max_tokens", seq.max_tokens, 1)
-    flag("ignore_eos", seq.ignore_eos)

@@ -19,6 +19,7 @@ from blockviz.sampling_params import SamplingParams
 from blockviz.limits import check_can_ever_run
 from blockviz.session import Session
 from blockviz.trace.events import KVWritten
+from blockviz.utils.context import get_context
 
 
 class TokenizerFile:
@@ -74,6 +75,15 @@ def check_pool_fits(config: Config, hf_config: Qwen3Config, device: torch.device
                          f"{device.type} has {total / 2**30:,.1f} GiB; ask for fewer blocks")
 
 
+class SlotRecordingRunner(ModelRunner):
+    """nano-vllm's ModelRunner, keeping the slot_mapping of its last step: the slots that step wrote,
+    which the recording (KVWritten) and the KV view read."""
+
+    def run_model(self, input_ids: torch.Tensor, positions: torch.Tensor, is_prefill: bool) -> torch.Tensor:
+        self.last_slot_mapping: list[int] = get_context().slot_mapping.tolist()
+        return super().run_model(input_ids, positions, is_prefill)
+
+
 class LLMEngine(Session):
     """LLMEngine(model=None, **config): model=None runs the embedded default model.
 
@@ -108,7 +118,7 @@ class LLMEngine(Session):
             config.eos = hf_config.eos_token_id
         device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         check_pool_fits(config, hf_config, device, dtype, kv_cache_memory)
-        self.model_runner = ModelRunner(config, hf_config, device, kv_cache_memory, seed, dtype)
+        self.model_runner = SlotRecordingRunner(config, hf_config, device, kv_cache_memory, seed, dtype)
         super().__init__(config, record, history, record_to)
         self.tokenizer = tokenizer
         self.kv_layer, self.kv_head = kv_layer, kv_head

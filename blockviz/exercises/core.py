@@ -13,6 +13,7 @@ from random import Random
 from typing import Any
 
 from blockviz.exercises.answers import AnswerError
+from blockviz.exercises.widget import ExerciseWidget
 from blockviz.i18n import t
 from blockviz.markup import markdown_html
 
@@ -173,8 +174,7 @@ class Exercise:
     def answer_lines(self) -> int:
         return self.kind.answer_lines(self.params, self.solved)
 
-    def widget(self):
-        from blockviz.exercises.widget import ExerciseWidget
+    def widget(self) -> ExerciseWidget:
         return ExerciseWidget(self)
 
     def _repr_html_(self) -> str:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz.vllm import Watch, load
-from blockviz.vllm.publisher import Publisher
+from tests.vllm.publisher import Publisher
 from blockviz.vllm.wire import stored
 
 from tests.vllm.synthetic import ToyCache, tcp
