@@ -32,6 +32,24 @@ def test_every_lesson_the_map_lists_exists(lang):
         assert (ROOT / "notebooks" / lang / f"{name}.ipynb").exists(), f"00 ({lang}) lists {name}: no notebook"
 
 
+def build_after(lang: str) -> dict[str, str]:
+    """00's BUILD_AFTER: each build-it-yourself stage and the lesson whose end links to it."""
+    for code in code_cells(START, lang):
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "BUILD_AFTER":
+                return ast.literal_eval(node.value)
+    raise AssertionError("00 has no BUILD_AFTER")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_build_stage_is_linked_from_the_end_of_the_lesson_00_places_it_after(lang):
+    placed = build_after(lang)
+    assert sorted(placed) == sorted(name for name in LESSONS if name.startswith("b")), "00 places every stage"
+    for stage, after in placed.items():
+        last = markdown_cells(ROOT / "lesson" / f"{after}.md", lang)[-1]
+        assert f"]({stage}.ipynb)" in last, f"{lang}/{after} must end with a link to {stage} (00 says it follows {after})"
+
+
 LAST = re.compile(r"(?i)\b(?:the\s+)?(?:last|final)\s+lesson\b|最后一课|最后一节课")
 
 
