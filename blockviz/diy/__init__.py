@@ -14,6 +14,7 @@ and check() runs them against the engine's, step by step, on seeded random workl
     words.py      a difference and a workload in words (en/zh)
     report.py     the report: words, where the learner's code failed, both pools side by side
     check.py      check(MyBlockManager, "allocate")
+    collect.py    the learner's methods from the saved notebooks, in one class (lesson b4's last cell)
 """
 from blockviz.diy.check import check
 from blockviz.diy.report import Report

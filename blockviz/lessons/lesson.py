@@ -60,7 +60,7 @@ class Lesson:
 
     def title(self, name: str | None = None) -> str:
         name = name or self.name
-        return f"{name[:2]} · {LESSONS[name][self.lang]}"
+        return f"{name.split('_')[0]} · {LESSONS[name][self.lang]}"  # "03", "03b" (a lesson split in parts), "b1"
 
     def link(self, name: str) -> str:
         return f"[{self.title(name)}]({name}.ipynb)"
