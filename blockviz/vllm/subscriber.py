@@ -232,5 +232,7 @@ class Subscriber:
                 self._end_replay(publisher)
 
     def _hand_over(self, publisher: Publisher, ready):
+        for reason in publisher.seq.take_notes():
+            self.sink.problem(publisher.source, reason)
         for seq, payload, via, lost in ready:
             self.sink.batch(publisher.source, seq, payload, via, lost)
