@@ -262,3 +262,21 @@ def test_a_replay_that_answers_far_ahead_does_not_blind_the_watch(pair):
     watch.sync()
     assert [info.seq for info in watch.index.steps][-3:] == [3, 4, 5]
     assert any("past the one asked" in p.reason for p in watch.problems)
+
+
+def test_made_up_topics_cannot_grow_the_watch(monkeypatch):
+    from blockviz.vllm import subscriber
+    monkeypatch.setattr(subscriber, "MAX_PUBLISHERS", 8)
+    events = tcp()
+    watch = Watch(events, None)
+    publisher = Publisher(events)
+    time.sleep(0.3)
+    for i in range(60):  # one publisher socket, a new topic on every batch
+        publisher.topic = f"t{i}".encode()
+        publisher.publish([stored([i + 1], None, [i, i], 2)])
+    wait_until(lambda: watch.last_step == 59)
+    watch.sync()
+    assert len(watch.subscriber.publishers) <= 8 and watch.subscriber.forgotten == 52
+    assert sum("least recently heard from" in p.reason for p in watch.problems) == 1
+    watch.close()
+    publisher.close()
