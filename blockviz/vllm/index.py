@@ -22,7 +22,7 @@ import msgspec
 from blockviz.vllm.wire import Event, Hash, RemovedFields, StoredFields
 
 PRIMARY_MEDIUMS = (None, "GPU")   # the device cache that a new request's prefix lookup reads
-MAX_CACHED_BLOCKS = 1_000_000     # a 141 GB GPU holds under 100 000 blocks of a small model (16 tokens, 1.8 MB each)
+MAX_CACHED_BLOCKS = 250_000       # 3x what a 141 GB GPU holds of a small model (16 tokens of Qwen3-0.6B: 1.8 MB)
 MAX_PAYLOAD_BYTES = 128 << 20     # raw batches kept for events() and save()
 MAX_SOURCES = 1024                # block sizes kept for sources with nothing cached
 
