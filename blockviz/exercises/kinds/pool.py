@@ -18,6 +18,7 @@ from blockviz.exercises.tables import hash_labels, pool_picture, show_blocks
 from blockviz.states import BlockState, classify
 from blockviz.trace import events as ev
 from blockviz.trace.probe import probe_chain
+from blockviz.brief import brief
 
 STATE_WORDS = {
     BlockState.FREE: ["free", "f", "空闲"],
@@ -82,7 +83,7 @@ class PoolStates(Kind):
         if ask is None:
             ask = list(range(n))
         if not isinstance(ask, list) or not ask or any(not isinstance(b, int) or not 0 <= b < n for b in ask):
-            raise ValueError(f"'ask' must list block ids in 0..{n - 1}, got {ask!r}")
+            raise ValueError(f"'ask' must list block ids in 0..{n - 1}, got {brief(ask)}")
         return {**params, "ask": ask}
 
     def solve(self, params: dict) -> Solved:
