@@ -21,6 +21,7 @@ import struct
 import sys
 import tempfile
 import time
+import warnings
 from typing import Callable, Iterator
 
 from blockviz.diy.faults import HERE, Fault, described, frames_of
@@ -63,7 +64,9 @@ class Child:
         self.output = tempfile.TemporaryFile(buffering=0)  # and its print() here
         WHERE.at(0, "")
         read, write = os.pipe()
-        self.pid = os.fork()
+        with warnings.catch_warnings():  # 3.12 warns of forking a threaded process: the child only runs this
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.pid = os.fork()
         if self.pid == 0:  # the child: never returns into the kernel's code
             try:
                 os.close(read)
