@@ -20,6 +20,7 @@ from blockviz.trace.replay import Arrival, LazyFrames, StepRecord, end_failed_ba
 from blockviz.trace.snapshot import Snapshot
 from blockviz.trace.timeline import Timeline
 from blockviz.sampling_params import SamplingParams
+from blockviz.brief import brief
 
 
 def request_label(index: int) -> str:
@@ -189,7 +190,7 @@ class Session(Timeline):
     def check_tokens(self, seqs: list[Sequence], token_ids):
         if len(token_ids) != len(seqs) or not all(isinstance(t, int) and t >= 0 for t in token_ids):
             raise ValueError(f"compute must return one token id (an int >= 0) per scheduled request: "
-                             f"{len(seqs)} scheduled, got {token_ids!r:.200}")
+                             f"{len(seqs)} scheduled, got {brief(token_ids, 200)}")
 
     @property
     def first_step(self) -> int:

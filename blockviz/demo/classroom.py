@@ -25,6 +25,8 @@ from tornado.httpserver import HTTPServer
 from tornado.iostream import StreamClosedError
 from tornado.netutil import bind_sockets
 
+from blockviz.demo.bounded import (BODY_SECONDS, MAX_HEADER_BYTES, MAX_PROMPT_BODY, BoundedHandler, NotFound,
+                                   log, shallow_json)
 from blockviz.i18n import t
 from blockviz.markup import esc
 
@@ -74,9 +76,18 @@ class ClassHub:
         self.prompts_open = False
         self.limit = limit or RateLimit()
         self.sent = 0                  # messages written to viewers
+        self.garbage = 0               # messages from the publisher that were not a feed message
 
-    def publish(self, text: str):
-        message = json.loads(text)
+    def publish(self, text: str | bytes):
+        try:
+            message = json.loads(text) if isinstance(text, str) else None
+        except (ValueError, RecursionError):
+            message = None
+        if not isinstance(message, dict):  # the kernel's link sends JSON objects only: count, never raise
+            self.garbage += 1
+            if self.garbage == 1:
+                log.warning("the class server got a message that is not a JSON object (counted in hub.garbage)")
+            return
         kind = message.get("type")
         if kind not in ("full", "patch") or (kind == "patch" and self.full is None):
             return  # a publisher always starts with a full message: anything else is stray
@@ -101,7 +112,7 @@ class ClassHub:
         return events if self.publisher is not None else events + [OFFLINE]
 
 
-class ClassHandler(tornado.web.RequestHandler):
+class ClassHandler(BoundedHandler):
     def initialize(self, hub: ClassHub):
         self.hub = hub
 
@@ -158,6 +169,7 @@ class EventsHandler(ClassHandler):
 class PromptHandler(ClassHandler):
     """A student's prompt: only while the teacher allows it, at most MAX_PROMPT_CHARS, rate-limited
     per client, JSON only (a cross-site form cannot send it). Queued for the teacher's engine."""
+    max_body = MAX_PROMPT_BODY
 
     def post(self):
         lang = self.hub.lang
@@ -168,7 +180,7 @@ class PromptHandler(ClassHandler):
         if not self.request.headers.get("Content-Type", "").startswith("application/json"):
             return self.answer(415, "application/json only")
         try:
-            text = json.loads(self.request.body or b"{}").get("text")
+            text = shallow_json(bytes(self.body) or b"{}").get("text")
         except (ValueError, AttributeError):
             text = None
         if not isinstance(text, str) or not text.strip():
@@ -196,7 +208,8 @@ class PublishHandler(tornado.websocket.WebSocketHandler):
         self.hub, self.key = hub, key
 
     async def get(self, *args, **kwargs):
-        if not hmac.compare_digest(self.request.headers.get("X-Blockviz-Key", ""), self.key):
+        given = self.request.headers.get("X-Blockviz-Key", "").encode("utf-8", "replace")
+        if not hmac.compare_digest(given, self.key.encode()):  # as bytes: a non-ASCII key is refused, not a 500
             self.set_status(403)
             return self.finish()
         return await super().get(*args, **kwargs)
@@ -247,10 +260,10 @@ def class_app(hub: ClassHub) -> tornado.web.Application:
               # the package's layout, so the modules' relative imports are the same on disk and here
               (r"/demo/static/(class\.js|class_page\.js|class\.css)", StaticHandler, {"path": str(STATIC)}),
               (r"/views/js/(pool_patch\.js)", StaticHandler, {"path": str(VIEWS_JS)})]
-    return tornado.web.Application(routes, log_function=log_errors)
+    return tornado.web.Application(routes, log_function=log_errors, default_handler_class=NotFound)
 
 
-class StaticHandler(tornado.web.StaticFileHandler):
+class StaticHandler(BoundedHandler, tornado.web.StaticFileHandler):
     """The page's own files and the views' pool patch module, nothing else (the routes name each file)."""
 
     def set_default_headers(self):
@@ -296,7 +309,9 @@ class ClassServer:
                 failed.append(e)
                 ready.set()
                 return
-            server, publisher = HTTPServer(class_app(self.hub)), HTTPServer(publisher_app(self.hub, self.key))
+            limits = {"max_header_size": MAX_HEADER_BYTES, "body_timeout": BODY_SECONDS}
+            server = HTTPServer(class_app(self.hub), **limits)
+            publisher = HTTPServer(publisher_app(self.hub, self.key), **limits)
             server.add_sockets(class_sockets)
             publisher.add_sockets(publish_sockets)
             self.port = class_sockets[0].getsockname()[1]

@@ -14,6 +14,7 @@ from blockviz.exercises.core import Exercise
 from blockviz.exercises.kinds.refs import SEED_004 as SEED_004_REFS
 from blockviz.i18n import LANGS, STRINGS, t
 from blockviz.scenarios import load_scenario
+from blockviz.brief import brief
 
 # Seed 004 (lesson 25): B = 4, request A holds tokens 0..9, block_table [5, 2, 7]. The block ids
 # come from the free queue: Simulator(free_order=[5, 2, 7, 0, 1, 3, 4, 6]) (engine.full_order).
@@ -173,7 +174,7 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
 
 def set_exercises(name: str, lang: str = "en") -> list[Exercise]:
     if name not in SETS:
-        raise ValueError(f"unknown practice set {name!r}; choose one of {', '.join(SETS)}")
+        raise ValueError(f"unknown practice set {brief(name)}; choose one of {', '.join(SETS)}")
     return [item.make(lang) for item in SETS[name].items]
 
 

@@ -22,6 +22,7 @@ from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import show_blocks, table
 from blockviz.i18n import t
 from blockviz.trace import events as ev
+from blockviz.brief import brief
 
 PREFILL_ASKS = ("cu_seqlens_q", "cu_seqlens_k", "slot_mapping")
 
@@ -104,7 +105,7 @@ class PrefillBatch(Kind):
 
     def validate(self, params: dict) -> dict:
         if params.get("ask") not in PREFILL_ASKS:
-            raise ValueError(f"ask must be one of {PREFILL_ASKS}, got {params.get('ask')!r}")
+            raise ValueError(f"ask must be one of {PREFILL_ASKS}, got {brief(params.get('ask'))}")
         try:
             checked_batch(params, True)
         except RuntimeError as e:
@@ -211,7 +212,7 @@ class DecodeMask(Kind):
             raise ValueError(f"the scenario cannot run on the engine: {e}") from e
         if params.get("label") not in batch.labels:
             raise ValueError(f"label must name a request the decode step computes ({', '.join(batch.labels)}), "
-                             f"got {params.get('label')!r}")
+                             f"got {brief(params.get('label'))}")
         return params
 
     def solve(self, params: dict) -> Solved:

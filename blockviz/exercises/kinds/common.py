@@ -9,6 +9,7 @@ from blockviz.exercises.tables import show_blocks
 from blockviz.i18n import t
 from blockviz.trace import events as ev
 from blockviz.trace.frame import Frame
+from blockviz.brief import brief
 
 LETTERS = string.ascii_lowercase
 
@@ -52,7 +53,7 @@ def check_new_request(params: dict, label: str = "R") -> dict:
     check_scenario(params)
     new = params.get("new")
     if not new or not isinstance(new, (str, list)):
-        raise ValueError(f"'new' must be the new request's prompt (a string or token ids), got {new!r}")
+        raise ValueError(f"'new' must be the new request's prompt (a string or token ids), got {brief(new)}")
     if label in labels_in(params):
         raise ValueError(f"label {label} is reserved for the new request")
     built = build(params)

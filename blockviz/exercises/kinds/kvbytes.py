@@ -15,6 +15,7 @@ from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.tables import table
 from blockviz.i18n import t
 from blockviz.models.config import DTYPE_NAMES, QWEN3_0_6B, Qwen3Config, head_dim_of
+from blockviz.brief import brief
 
 MODELS = ("default", "qwen3-0.6b")
 ASKS = ("block_bytes", "token_bytes", "block_mib", "blocks_fit")
@@ -122,16 +123,16 @@ class KVBytes(Kind):
     def validate(self, params: dict) -> dict:
         model, dtype, ask = params.get("model"), params.get("dtype"), params.get("ask")
         if model not in MODELS:
-            raise ValueError(f"model must be one of {MODELS}, got {model!r}")
+            raise ValueError(f"model must be one of {MODELS}, got {brief(model)}")
         if dtype not in DTYPE_NAMES:
-            raise ValueError(f"dtype must be one of {DTYPE_NAMES}, got {dtype!r}")
+            raise ValueError(f"dtype must be one of {DTYPE_NAMES}, got {brief(dtype)}")
         if ask not in ASKS:
-            raise ValueError(f"ask must be one of {ASKS}, got {ask!r}")
+            raise ValueError(f"ask must be one of {ASKS}, got {brief(ask)}")
         if ask == "token_bytes":
             return {k: v for k, v in params.items() if k not in ("block_size", "memory")}
         B = params.get("block_size")
         if not isinstance(B, int) or isinstance(B, bool) or not 1 <= B <= 4096:
-            raise ValueError(f"block_size must be a whole number in 1..4096, got {B!r}")
+            raise ValueError(f"block_size must be a whole number in 1..4096, got {brief(B)}")
         if ask == "blocks_fit":
             memory = params.get("memory")
             try:
@@ -139,7 +140,7 @@ class KVBytes(Kind):
             except ValueError:
                 budget = None
             if budget is None:
-                raise ValueError(f"memory must be a size as --kv-memory takes it (e.g. 512M, 2G), got {memory!r}")
+                raise ValueError(f"memory must be a size as --kv-memory takes it (e.g. 512M, 2G), got {brief(memory)}")
             if budget < solve_bytes(params):
                 raise ValueError(f"memory {memory} holds no block of this model ({solve_bytes(params):,} bytes each)")
         else:

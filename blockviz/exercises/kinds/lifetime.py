@@ -14,6 +14,7 @@ from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.setups import build, encode, on_compute
 from blockviz.exercises.kinds.common import fresh
 from blockviz.exercises.tables import show_blocks
+from blockviz.brief import brief
 from blockviz.i18n import t
 
 ASKS = ("slots", "blocks")
@@ -70,16 +71,16 @@ class Lifetime(Kind):
     def validate(self, params: dict) -> dict:
         B, prompt, max_tokens = params.get("block_size"), params.get("prompt"), params.get("max_tokens")
         if not isinstance(B, int) or B < 1:
-            raise ValueError(f"block_size must be a whole number >= 1, got {B!r}")
+            raise ValueError(f"block_size must be a whole number >= 1, got {brief(B)}")
         if not prompt or not isinstance(prompt, (str, list)):
-            raise ValueError(f"prompt must be a string or token ids, got {prompt!r}")
+            raise ValueError(f"prompt must be a string or token ids, got {brief(prompt)}")
         if not isinstance(max_tokens, int) or max_tokens < 1:
-            raise ValueError(f"max_tokens must be a whole number >= 1, got {max_tokens!r}")
+            raise ValueError(f"max_tokens must be a whole number >= 1, got {brief(max_tokens)}")
         if params.get("ask") not in ASKS:
-            raise ValueError(f"ask must be one of {ASKS}, got {params.get('ask')!r}")
+            raise ValueError(f"ask must be one of {ASKS}, got {brief(params.get('ask'))}")
         earlier = params.get("earlier")
         if earlier is not None and (not earlier or not isinstance(earlier, (str, list))):
-            raise ValueError(f"earlier must be the prompt of a request that finished before, got {earlier!r}")
+            raise ValueError(f"earlier must be the prompt of a request that finished before, got {brief(earlier)}")
         return params
 
     def solve(self, params: dict) -> Solved:

@@ -19,6 +19,7 @@ from blockviz.i18n import t
 from blockviz.states import BlockState, classify
 from blockviz.trace import events as ev
 from blockviz.trace.probe import probe_chain
+from blockviz.brief import brief
 
 STATE_WORDS = {
     BlockState.FREE: ["free", "f", "空闲"],
@@ -83,7 +84,7 @@ class PoolStates(Kind):
         if ask is None:
             ask = list(range(n))
         if not isinstance(ask, list) or not ask or any(not isinstance(b, int) or not 0 <= b < n for b in ask):
-            raise ValueError(f"'ask' must list block ids in 0..{n - 1}, got {ask!r}")
+            raise ValueError(f"'ask' must list block ids in 0..{n - 1}, got {brief(ask)}")
         return {**params, "ask": ask}
 
     def solve(self, params: dict) -> Solved:

@@ -18,6 +18,7 @@ from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.vllm import recording
 from blockviz.vllm.index import BlockRecord, PrefixIndex
 from blockviz.vllm.watch import Watch, load
+from blockviz.brief import brief
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "lesson" / "data"
 SINGLE, FLEET = "10_single", "10_fleet"
@@ -36,7 +37,7 @@ def instances(name: str) -> dict[str, str]:
 
 def check_recording(name: str, allowed: tuple[str, ...] = RECORDINGS) -> str:
     if name not in allowed:
-        raise ValueError(f"recording must be one of {', '.join(allowed)} (lesson/data), got {name!r:.40}")
+        raise ValueError(f"recording must be one of {', '.join(allowed)} (lesson/data), got {brief(name, 40)}")
     if not (DATA_DIR / f"{name}.jsonl").is_file():
         raise ValueError(f"recording {name}: {DATA_DIR / name}.jsonl is missing (scripts/record_lesson10.py makes it)")
     return name

@@ -14,6 +14,7 @@ from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import pool_picture
 from blockviz.i18n import t
 from blockviz.trace import events as ev
+from blockviz.brief import brief
 
 SEED_004 = {  # A generates 10, 11, ... and B 22, 23, ... (rule "count"), as in the seed004 scenario preset
     "block_size": 4, "num_blocks": 8, "free_order": [5, 2, 7], "rule": "count",
@@ -94,7 +95,7 @@ class RefCounts(Kind):
             raise ValueError("'then' must list the ops that happen after the state the prompt shows")
         n = params["num_blocks"]
         if not isinstance(ask, list) or not ask or any(not isinstance(b, int) or not 0 <= b < n for b in ask):
-            raise ValueError(f"'ask' must list block ids in 0..{n - 1}, got {ask!r}")
+            raise ValueError(f"'ask' must list block ids in 0..{n - 1}, got {brief(ask)}")
         try:
             run_then(params)
         except (ValueError, RuntimeError, AssertionError, IndexError, TypeError, KeyError) as e:

@@ -11,6 +11,7 @@ from blockviz.exercises.core import Feedback, Kind, Solved, partial
 from blockviz.exercises.setups import build
 from blockviz.slots import slot_of, step_slot_mapping
 from blockviz.exercises.tables import block_table_row
+from blockviz.brief import brief
 from blockviz.i18n import t
 
 
@@ -32,10 +33,10 @@ def engine_block_table(block_size: int, block_table: list[int], num_tokens: int)
 def check_table(params: dict, needed_positions: list[int]) -> dict:
     B, table = params.get("block_size"), params.get("block_table")
     if not isinstance(B, int) or B < 1:
-        raise ValueError(f"block_size must be a whole number >= 1, got {B!r}")
+        raise ValueError(f"block_size must be a whole number >= 1, got {brief(B)}")
     if (not isinstance(table, (list, tuple)) or not table or len(set(table)) != len(table)
             or any(not isinstance(b, int) or b < 0 for b in table)):
-        raise ValueError(f"block_table must be a list of distinct block ids >= 0, got {table!r}")
+        raise ValueError(f"block_table must be a list of distinct block ids >= 0, got {brief(table)}")
     table = list(table)
     low, high = (len(table) - 1) * B + 1, len(table) * B
     num_tokens = params.get("num_tokens")
@@ -79,7 +80,7 @@ class Slot(Kind):
     def validate(self, params: dict) -> dict:
         t = params.get("position")
         if not isinstance(t, int):
-            raise ValueError(f"position must be a whole number, got {t!r}")
+            raise ValueError(f"position must be a whole number, got {brief(t)}")
         return check_table(params, [t])
 
     def solve(self, params: dict) -> Solved:
@@ -136,7 +137,7 @@ class SlotMapping(Kind):
         positions = params.get("positions")
         if (not isinstance(positions, (list, tuple)) or not positions
                 or any(not isinstance(p, int) for p in positions)):
-            raise ValueError(f"positions must be a non-empty list of whole numbers, got {positions!r}")
+            raise ValueError(f"positions must be a non-empty list of whole numbers, got {brief(positions)}")
         positions = list(positions)
         if positions != list(range(positions[0], positions[0] + len(positions))):
             raise ValueError(f"one step computes consecutive positions of a request; got {positions}")
