@@ -191,3 +191,17 @@ def test_viewers_hear_when_the_teacher_leaves(server):
         late += response.read1(65536)
     assert late.index(b"event: full") < late.index(b"event: offline")
     conn.close()
+
+
+def test_the_pages_words_are_escaped_into_its_template(monkeypatch):
+    """Every text the template gets goes through esc, the one escaping path, and every placeholder
+    in the template has a value (a missing one is an error, not a '$name' on screen)."""
+    from blockviz.demo import classroom
+    hostile = '<img src=x onerror="alert(1)">&'
+    monkeypatch.setattr(classroom, "tr", lambda key, lang, **kw: f"{key} {hostile}")
+    page = classroom.page_html("en")
+    assert "<img" not in page and page.count("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;") == len(classroom.PAGE_WORDS)
+    assert "$" not in page
+    assert classroom.fill("<p title=\"$a\">$b</p>", {"a": '"', "b": "<b>"}) == '<p title="&quot;">&lt;b&gt;</p>'
+    with pytest.raises(KeyError):
+        classroom.fill("<p>$missing</p>", {})
