@@ -1,6 +1,7 @@
-import re
 """The header, status line, totals and requests table: pure HTML, every user text escaped, the
 status line's fields in fixed places."""
+import re
+
 from blockviz import Simulator
 from blockviz.demo.hits import HitLedger
 from blockviz.demo.render import Status, Texts, requests_table_html, status_html, totals_html
