@@ -205,3 +205,22 @@ def test_the_pages_words_are_escaped_into_its_template(monkeypatch):
     assert classroom.fill("<p title=\"$a\">$b</p>", {"a": '"', "b": "<b>"}) == '<p title="&quot;">&lt;b&gt;</p>'
     with pytest.raises(KeyError):
         classroom.fill("<p>$missing</p>", {})
+
+
+def test_the_limit_the_readme_states_two_prompts_at_once_then_one_every_20_seconds():
+    """README: a device may send two prompts at once (2 s apart: both go through), then one every 20 s."""
+    from pathlib import Path
+
+    from blockviz.demo.classroom import PROMPT_BURST, PROMPT_EVERY
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"at most {MAX_PROMPT_CHARS} characters" in readme and "two at once" in readme
+    assert (PROMPT_BURST, PROMPT_EVERY) == (2, 20.0) and "one every 20 s" in readme
+    now = [0.0]
+    limit = RateLimit(clock=lambda: now[0])
+    assert limit.take("phone") == 0
+    now[0] = 2.0
+    assert limit.take("phone") == 0                        # the second, 2 s later: accepted
+    now[0] = 4.0
+    assert limit.take("phone") == pytest.approx(16)     # a third: refused, 0.2 of a prompt earned, 16 s to go
+    now[0] = 4.0 + 20.0
+    assert limit.take("phone") == 0                        # 20 s on: one more
