@@ -24,6 +24,7 @@ class Status:
     waiting: int
     finished: int
     playing: bool
+    idle: bool = False  # playing, with nothing left to run: a request added now starts at once
 
 
 class Texts:
@@ -59,10 +60,12 @@ def status_html(status: Status, lang: str) -> str:
               ("running", tr("demo.f.running", lang, n=status.running)),
               ("waiting", tr("demo.f.waiting", lang, n=status.waiting)),
               ("finished", tr("demo.f.finished", lang, n=status.finished)),
-              ("playing", tr("demo.f.live" if status.playing else "demo.f.paused", lang))]
+              ("playing", tr("demo.f.paused" if not status.playing else "demo.f.idle" if status.idle else "demo.f.live",
+                           lang))]
     spans = "".join(f'<span class="bv-field" data-field="{name}">{esc(text)}</span>' for name, text in fields)
     return (f'<div class="bv-demo-stats" data-step="{status.last_step}" data-cursor="{status.step}" '
-            f'data-playing="{int(status.playing)}" data-tokens="{status.tokens}">{spans}</div>')
+            f'data-playing="{int(status.playing)}" data-idle="{int(status.idle)}" data-tokens="{status.tokens}">'
+            f"{spans}</div>")
 
 
 def totals_html(ledger: HitLedger, lang: str) -> str:
