@@ -3,6 +3,7 @@ and stop at the first step where they differ."""
 from dataclasses import dataclass
 
 from blockviz.diy.compare import Mismatch, call_differences, differences
+from blockviz.diy.culprit import Culprit, culprit
 from blockviz.diy.faults import Fault, Stop, engine_raised
 from blockviz.diy.pictures import Pictures
 from blockviz.diy.side import Side
@@ -18,6 +19,7 @@ class Divergence:
     fault: Fault | None
     mine: Pictures | None                 # each side's pictures up to this step, when asked for
     engine: Pictures | None
+    culprit: Culprit | None = None        # with pictures: the first call that went another way
 
 
 def lockstep(learner: type, checked: tuple[str, ...], workload: Workload,
@@ -59,5 +61,6 @@ def compare(workload: Workload, mine: Side, engine: Side, mine_after, engine_aft
         return Divergence(workload, step, tuple(early), fault, mine.pictures, engine.pictures)
     found = differences(ours, theirs)
     if found:
-        return Divergence(workload, step, tuple(found), None, mine.pictures, engine.pictures)
+        at_fault = None if mine.trace is None else culprit(mine.trace.calls, engine.trace.calls, mine.sim.labels)
+        return Divergence(workload, step, tuple(found), None, mine.pictures, engine.pictures, at_fault)
     return None
