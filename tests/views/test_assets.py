@@ -20,7 +20,10 @@ def widget_classes() -> list[type]:
     while todo:
         for sub in todo.pop().__subclasses__():
             todo.append(sub)
-            if sub.__module__.startswith("blockviz.views.") and "_esm" in vars(sub):
+            module = importlib.import_module(sub.__module__)
+            # the classes the package defines (an instance's add_traits makes a subclass of the same name)
+            if sub.__module__.startswith("blockviz.views.") and getattr(module, sub.__name__, None) is sub \
+                    and "_esm" in vars(sub):
                 found.append(sub)
     return found
 
