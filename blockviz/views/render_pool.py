@@ -99,9 +99,10 @@ class PoolPicture:
 
 
 def render_pool(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
-                selected: int | None = None, compact: bool | None = None, legend: bool = True) -> str:
+                selected: int | None = None, compact: bool | None = None, legend: bool = True,
+                columns: int | None = None) -> str:
     return pool_picture(snapshot, events, lang=lang, decode=decode, selected=selected, compact=compact,
-                        legend=legend).svg()
+                        legend=legend, columns=columns).svg()
 
 
 def queue_places(snapshot: Snapshot) -> np.ndarray:
