@@ -240,4 +240,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "dash.kv": {"en": "KV pool", "zh": "KV池"},
     "dash.events": {"en": "events", "zh": "事件"},
     "dash.metrics": {"en": "metrics", "zh": "指标"},
+    # the first cell of every lesson notebook (scripts/build_notebooks.py): the views live in the kernel
+    "views.reopen": {"en": "*The views in this notebook live in its kernel: when you reopen it, run all its cells "
+                           "again (Run ▸ Run All Cells). Until then JupyterLab shows “Error displaying widget: model "
+                           "not found” where a view was.*",
+                     "zh": "*本笔记本里的视图存在于它的内核中：重新打开后，请再次运行全部单元格（Run ▸ Run All Cells）。"
+                           "在那之前，JupyterLab 会在视图原来的位置显示 “Error displaying widget: model not found”。*"},
 }
