@@ -14,6 +14,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from blockviz.i18n import t
 from blockviz.lessons.bilingual import LANGS, cells_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +46,8 @@ def build(source: Path, lang: str, root: Path = ROOT) -> str:
         else:
             new = nbformat.v4.new_raw_cell(cell.source, metadata=metadata, id=cid)
         cells.append(new)
+    first = next(cell for cell in cells if cell.cell_type == "markdown")
+    first.source += "\n\n" + t("views.reopen", lang)  # docs/ARCHITECTURE.md, Lessons: why not saved widget state
     out = nbformat.v4.new_notebook(cells=cells)
     out.metadata = {
         "kernelspec": dict(KERNELSPEC),

@@ -188,6 +188,11 @@ class Demo(w.VBox):
     def _sync_button(self):
         self.play_button.description = t("demo.pause" if self.playing else "demo.generate", self.lang)
         self.play_button.button_style = "warning" if self.playing else "success"
+        notice = t("demo.idle", self.lang)
+        if self.live.idle:
+            self._say(notice)
+        elif self.message.value == self._said(notice):  # no longer true: a request came, or paused
+            self._say("")
         self._update_status()
         self.publish()
 
@@ -241,8 +246,12 @@ class Demo(w.VBox):
         self.student_list.value = (f"<b>{esc(t('demo.students.title', self.lang))}</b><ol>{''.join(self.students)}</ol>")
 
     def _say(self, text: str, error: bool = False):
+        self.message.value = self._said(text, error)
+
+    @staticmethod
+    def _said(text: str, error: bool = False) -> str:
         cls = ' class="bv-error"' if error else ""
-        self.message.value = f"<span{cls}>{esc(text)}</span>"
+        return f"<span{cls}>{esc(text)}</span>"
 
     # --- the class page -----------------------------------------------------------------
 
@@ -292,7 +301,7 @@ class Demo(w.VBox):
     def status(self) -> Status:
         """The numbers of the status line, at the step the teacher's views show."""
         return Status(self.dashboard.step, self.engine.last_step, self.generated_tokens(), self.live.rate,
-                      playing=self.playing, **self.counts())
+                      playing=self.playing, idle=self.live.idle, **self.counts())
 
     def _update_status(self):
         s = self.engine

@@ -17,7 +17,9 @@ import hmac
 import json
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from string import Template
 
 import tornado.web
 import tornado.websocket
@@ -228,30 +230,20 @@ class PublishHandler(tornado.websocket.WebSocketHandler):
             self.hub.broadcast(OFFLINE)
 
 
+PAGE = STATIC / "class.html"
+PAGE_WORDS = ("title", "events_title", "prompt_label", "prompt_send", "theme", "waiting", "offline")
+
+
 def page_html(lang: str) -> str:
-    """The class page: the parts are filled by class.js from the feed."""
-    words = {k: esc(t(f"class.{k}", lang)) for k in ("title", "chain_title", "mapping_title", "events_title",
-                                                     "prompt_label", "prompt_send", "theme", "waiting", "offline")}
-    return f"""<!doctype html>
-<html lang="{'zh-CN' if lang == 'zh' else 'en'}"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{words['title']}</title><link rel="stylesheet" href="demo/static/class.css">
-<script type="module" src="demo/static/class.js"></script></head>
-<body class="bv-class" data-version="-1">
-<header class="bv-top"><div id="bv-header" class="bv-header"></div>
-<button type="button" id="bv-theme" class="bv-theme">{words['theme']}</button></header>
-<div class="bv-bar"><div id="bv-status" class="bv-status">{words['waiting']}</div><div id="bv-totals"></div></div>
-<div id="bv-offline" class="bv-offline" role="status" hidden>{words['offline']}</div>
-<main class="bv-main"><section id="bv-pool" class="bv-pool" aria-live="off"></section>
-<aside class="bv-side">
-<form id="bv-prompt" class="bv-prompt" hidden><label for="bv-prompt-text">{words['prompt_label']}</label>
-<input id="bv-prompt-text" maxlength="{MAX_PROMPT_CHARS}" autocomplete="off">
-<button type="submit">{words['prompt_send']}</button><output id="bv-prompt-answer"></output></form>
-<section id="bv-chain" class="bv-panel"></section><section id="bv-mapping" class="bv-panel"></section>
-<section class="bv-panel"><h4>{words['events_title']}</h4><div id="bv-events"></div></section>
-</aside></main>
-<section id="bv-table" class="bv-table"></section>
-</body></html>"""
+    """The class page (static/class.html) in `lang`: the parts are filled by class.js from the feed."""
+    words = {word: t(f"class.{word}", lang) for word in PAGE_WORDS}
+    return fill(PAGE.read_text(encoding="utf-8"),
+                {**words, "lang": "zh-CN" if lang == "zh" else "en", "max_prompt_chars": MAX_PROMPT_CHARS})
+
+
+def fill(template: str, values: Mapping[str, object]) -> str:
+    """`template` with each $name replaced by its value as text (esc): a name without a value is an error."""
+    return Template(template).substitute({name: esc(value) for name, value in values.items()})
 
 
 def class_app(hub: ClassHub) -> tornado.web.Application:

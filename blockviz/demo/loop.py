@@ -28,6 +28,7 @@ class LiveLoop:
         self.say = say
         self.lang = settings.lang
         self.playing = False
+        self.idle = False  # playing with nothing to run: the next request starts at once
         self.task: asyncio.Task | None = None
         self._last_key = None
         self._rate = (perf_counter(), 0, 0.0)   # (time, tokens, tokens/s) at the last live refresh
@@ -83,6 +84,9 @@ class LiveLoop:
                     self.playing = False
                     break
                 self.runner.maybe_refresh()
+                if ran == self.idle:  # every request just finished, or a new one came
+                    self.idle = not ran
+                    self.on_state()
                 if not ran:
                     await asyncio.sleep(IDLE_SECONDS)
                 elif self.steps_per_second:
@@ -90,7 +94,7 @@ class LiveLoop:
                 else:
                     await asyncio.sleep(0)  # let clicks and typed prompts in between steps
         finally:
-            self.task = None
+            self.task, self.idle = None, False
             self.runner.maybe_refresh(force=True)
             self.on_state()
 

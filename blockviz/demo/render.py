@@ -24,6 +24,7 @@ class Status:
     waiting: int
     finished: int
     playing: bool
+    idle: bool = False  # playing, with nothing left to run: a request added now starts at once
 
 
 class Texts:
@@ -59,10 +60,12 @@ def status_html(status: Status, lang: str) -> str:
               ("running", t("demo.f.running", lang, n=status.running)),
               ("waiting", t("demo.f.waiting", lang, n=status.waiting)),
               ("finished", t("demo.f.finished", lang, n=status.finished)),
-              ("playing", t("demo.f.live" if status.playing else "demo.f.paused", lang))]
+              ("playing", t("demo.f.paused" if not status.playing else "demo.f.idle" if status.idle else "demo.f.live",
+                           lang))]
     spans = "".join(f'<span class="bv-field" data-field="{name}">{esc(text)}</span>' for name, text in fields)
     return (f'<div class="bv-demo-stats" data-step="{status.last_step}" data-cursor="{status.step}" '
-            f'data-playing="{int(status.playing)}" data-tokens="{status.tokens}">{spans}</div>')
+            f'data-playing="{int(status.playing)}" data-idle="{int(status.idle)}" data-tokens="{status.tokens}">'
+            f"{spans}</div>")
 
 
 def totals_html(ledger: HitLedger, lang: str) -> str:
@@ -86,7 +89,8 @@ def hit_text(hit: AdmissionHit | None, lang: str) -> str:
 def requests_table_html(snapshot, labels: dict[int, str], pending, ledger: HitLedger, texts: Texts,
                         system_ids: tuple[int, ...], lang: str) -> str:
     """Every request at `snapshot`'s step: status, prompt / generated tokens, its cache hit at
-    admission (from `ledger`, so it stays after the request finishes), block table and text.
+    admission (from `ledger`, so it stays after the request finishes), block table and text; the
+    running ones first, then those queued, then the newest finished ones.
     `pending`: requests added after that step (shown as arriving)."""
     rows = []
 
@@ -106,32 +110,36 @@ def requests_table_html(snapshot, labels: dict[int, str], pending, ledger: HitLe
                 f'<td class="bv-hit">{esc(hit_text(hit, lang))}</td><td class="bv-bt">[{ids}]</td>{cell}</tr>')
 
     seqs = list(snapshot.seqs.values())
-    finished = [seq.seq_id for seq in seqs if seq.status == "finished"]
-    waiting = [seq.seq_id for seq in seqs if seq.status == "waiting"]
-    hidden = set(finished[:-MAX_FINISHED_ROWS]) if len(finished) > MAX_FINISHED_ROWS else set()
-    later = set(waiting[MAX_WAITING_ROWS:])
-    for seq in seqs:
-        if seq.seq_id in hidden or seq.seq_id in later:
-            continue
+    running = [seq for seq in seqs if seq.status == "running"]
+    waiting = [seq for seq in seqs if seq.status == "waiting"]
+    finished = [seq for seq in seqs if seq.status == "finished"]
+    shown_finished = finished[::-1][:MAX_FINISHED_ROWS]  # the newest first
+    hidden = len(finished) - len(shown_finished)
+
+    def seq_row(seq):
         hit = ledger.by_seq.get(seq.seq_id)
         if hit is not None and hit.step > snapshot.step:
             hit = None  # admitted after the step shown
-        rows.append(row(seq.seq_id, seq.label, seq.status, t("demo.status." + seq.status, lang),
-                        f"{seq.num_prompt_tokens} / {len(seq.completion_token_ids)}", hit, seq.block_table,
-                        text_cell(seq.seq_id, seq.token_ids, seq.num_prompt_tokens)))
+        return row(seq.seq_id, seq.label, seq.status, t("demo.status." + seq.status, lang),
+                   f"{seq.num_prompt_tokens} / {len(seq.completion_token_ids)}", hit, seq.block_table,
+                   text_cell(seq.seq_id, seq.token_ids, seq.num_prompt_tokens))
+
+    # what is happening first: running, then queued (waiting, then arriving), then finished
+    rows += [seq_row(seq) for seq in running + waiting[:MAX_WAITING_ROWS]]
     arriving = [arrival for arrival in pending if arrival.seq_id not in snapshot.seqs]
     room = max(0, MAX_WAITING_ROWS - len(waiting))  # arriving requests queue behind the waiting ones
     for arrival in arriving[:room]:
         rows.append(row(arrival.seq_id, labels.get(arrival.seq_id, arrival.label), "arriving",
                         t("demo.status.arriving", lang), f"{len(arrival.token_ids)} / 0", None, [],
                         text_cell(arrival.seq_id, arrival.token_ids, len(arrival.token_ids))))
-    if not rows:
-        return f"<p>{esc(t('demo.none', lang))}</p>"
-    more = len(later) + len(arriving[room:])
+    more = len(waiting[MAX_WAITING_ROWS:]) + len(arriving[room:])
     if more:
         rows.append(f'<tr><td colspan="6">{esc(t("demo.more_waiting", lang, n=more))}</td></tr>')
+    rows += [seq_row(seq) for seq in shown_finished]
+    if not rows:
+        return f"<p>{esc(t('demo.none', lang))}</p>"
     if hidden:
-        rows.append(f'<tr><td colspan="6">{esc(t("demo.hidden", lang, n=len(hidden)))}</td></tr>')
+        rows.append(f'<tr><td colspan="6">{esc(t("demo.hidden", lang, n=hidden))}</td></tr>')
     head = "".join(f"<th>{esc(t('demo.col.' + c, lang))}</th>"
                    for c in ("request", "status", "tokens", "hit", "blocks", "text"))
     return (f"<h4>{esc(t('demo.requests', lang))}</h4>"

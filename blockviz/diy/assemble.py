@@ -7,6 +7,7 @@ from functools import wraps
 from typing import Any, Callable, Iterable
 
 from blockviz.diy import faults
+from blockviz.diy.culprit import Trace, traced
 from blockviz.diy.stages import CALLED_BY_SCHEDULER, METHODS
 from blockviz.diy.whereabouts import WHERE
 from blockviz.engine.block_manager import BlockManager
@@ -96,9 +97,10 @@ def missing_of(learner: type, checked: Iterable[str]) -> tuple[str, ...]:
     return tuple(name for name in checked if (mine := own(learner, name)) is None or is_stub(mine))
 
 
-def assemble(learner: type, checked: Iterable[str], log: CallLog,
-             hash_values: int | None = None) -> tuple[type, tuple[str, ...]]:
-    """The class to run, and the checked methods it had to take from the engine (not written yet)."""
+def assemble(learner: type, checked: Iterable[str], log: CallLog, hash_values: int | None = None,
+             trace: Trace | None = None) -> tuple[type, tuple[str, ...]]:
+    """The class to run, and the checked methods it had to take from the engine (not written yet).
+    With `trace`, every method's calls are also kept there with the pool each left (culprit.py)."""
     checked = tuple(checked)
     bases = (learner,) if issubclass(learner, BlockManager) else (learner, BlockManager)
     namespace: dict[str, Any] = {}
@@ -109,6 +111,8 @@ def assemble(learner: type, checked: Iterable[str], log: CallLog,
         else:
             method = vars(BlockManager)[name]
         namespace[name] = logged(name, method, log) if name in CALLED_BY_SCHEDULER else method
+        if trace is not None:
+            namespace[name] = traced(name, namespace[name], trace)
     init = own(learner, "__init__")
     if init is not None:
         namespace["__init__"] = guarded("__init__", init)

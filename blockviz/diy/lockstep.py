@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from blockviz.diy.apart import Child, Send
 from blockviz.diy.compare import Mismatch, StepResult, call_differences, differences
+from blockviz.diy.culprit import Culprit, TracedCall, culprit
 from blockviz.diy.faults import Fault, Stop, engine_raised
 from blockviz.diy.pictures import Pictures
 from blockviz.diy.plain import plain
@@ -27,6 +28,7 @@ class Divergence:
     fault: Fault | None
     mine: Pictures | None                 # each side's pictures up to this step, when asked for
     engine: Pictures | None
+    culprit: Culprit | None = None        # with pictures: the first call that went another way
 
 
 @dataclass
@@ -34,6 +36,7 @@ class EngineRun:
     arrivals: list[tuple[Request, ...]]  # arrivals[s]: the requests added after step s (0: before the first)
     results: list[StepResult]            # results[s]: the engine after step s (0: after the first arrivals)
     pictures: Pictures | None
+    calls: list[list[TracedCall]]        # with pictures: calls[s], step s's calls as culprit.py keeps them
 
 
 def lockstep(learner: type, checked: tuple[str, ...], workloads: list[SeededWorkload], pictures: bool = False,
@@ -52,11 +55,12 @@ def lockstep(learner: type, checked: tuple[str, ...], workloads: list[SeededWork
             if kind == "workload":
                 current = message[1]
             elif kind == "step":
-                step, ours = message[1], message[2]
+                step, ours, calls, labels = message[1:]
                 steps += step > 0
                 differing = differences(ours, engine.results[step])
                 if differing:
-                    found = Divergence(workload, step, tuple(differing), None, None, engine.pictures)
+                    at_fault = None if calls is None else culprit(calls, engine.calls[step], labels)
+                    found = Divergence(workload, step, tuple(differing), None, None, engine.pictures, at_fault)
             elif kind == "fault":
                 step, fault, made = message[1:]
                 early = call_differences(made, engine.results[step].calls[:len(made)]) if step else []
@@ -77,18 +81,20 @@ def lockstep(learner: type, checked: tuple[str, ...], workloads: list[SeededWork
 def run_engine(workload: SeededWorkload, pictures: bool, until: int | None) -> EngineRun:
     """The engine's side to its end: what arrives when (as the learner's side is told) and each step."""
     engine = Side(BlockManager, (), workload, pictures)
-    run = EngineRun([], [], engine.pictures)
+    run = EngineRun([], [], engine.pictures, [])
     step = 0
     with Player(workload.workload, engine.sim) as player:  # the engine's side decides when requests arrive
         while True:
             run.arrivals.append(tuple(served.request for served in player.admit()))
             if step == 0:
                 run.results.append(engine_result(workload, engine.outcome()))
+                run.calls.append(traced_calls(engine))
                 take(engine, step, until)
             if player.done or (until is not None and step >= until):
                 return run
             step += 1
             run.results.append(engine_result(workload, engine.step()))
+            run.calls.append(traced_calls(engine))
             player.stepped()
             take(engine, step, until)
 
@@ -98,6 +104,10 @@ def engine_result(workload: SeededWorkload, after: tuple[StepResult | None, Faul
     if fault is not None:  # the workloads are ones the engine runs: this is the checker's bug
         raise RuntimeError(f"the engine failed on workload {workload.seed}: {fault.message}")
     return result
+
+
+def traced_calls(side: Side) -> list[TracedCall]:
+    return [] if side.trace is None else list(side.trace.calls)
 
 
 def take(side: Side, step: int, until: int | None):
@@ -139,7 +149,9 @@ def one_workload(learner: type, checked: tuple[str, ...], workload: SeededWorklo
         if fault is not None:  # what the learner's calls returned before it stopped can still differ
             send(("fault", step, fault, plain(mine.calls())))
             return None if not pictures else mine
-        send(("step", step, plain(ours)))
+        traced = mine.trace is not None  # the run with pictures also finds the method at fault (culprit.py)
+        send(("step", step, plain(ours), plain(mine.trace.calls) if traced else None,
+              dict(mine.sim.labels) if traced else None))
         if step:
             mine.add(arriving)
     return mine

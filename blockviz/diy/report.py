@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 from blockviz.diy.lockstep import Divergence
 from blockviz.diy.pictures import Pictures
-from blockviz.diy.words import BLOCK_FIELDS, describe, workload_text
+from blockviz.diy.words import BLOCK_FIELDS, culprit_text, describe, workload_text
 from blockviz.i18n import t
 from blockviz.markup import esc
 from blockviz.views.render_view import render_view
@@ -70,6 +70,8 @@ class Report:
             return [t("diy.pass", lang, methods=t("diy.list_sep", lang).join(map(code, self.written)), workloads=code(self.workloads),
                       steps=code(self.steps))] + out
         out.insert(0, t("diy.fail", lang, seed=code(d.workload.seed), step=code(d.step)))
+        if d.culprit is not None:
+            out.insert(1, culprit_text(d.culprit, lang, code))
         for difference in d.differences[:MAX_SHOWN]:  # with a fault, a call that returned something else: its cause
             out.append(describe(difference, lang, code))
         if d.fault is not None:

@@ -2,6 +2,7 @@
 from typing import Any, Callable
 
 from blockviz.diy.compare import Mismatch
+from blockviz.diy.culprit import Culprit, TracedCall
 from blockviz.diy.workloads import SeededWorkload
 from blockviz.i18n import t
 from blockviz.views.format import short_hash
@@ -74,3 +75,33 @@ def workload_text(seeded: SeededWorkload, lang: str, code: Code = str) -> str:
     return t("diy.workload", lang, seed=code(seeded.seed), block_size=code(w.block_size),
              num_blocks=code(w.num_blocks), max_num_seqs=code(w.max_num_seqs),
              max_num_batched_tokens=code(w.max_num_batched_tokens), requests=requests)
+
+
+def place_text(block_id: int, free: tuple[int, ...], lang: str) -> str:
+    if block_id not in free:
+        return t("diy.place.none", lang)
+    k = free.index(block_id)
+    return t("diy.place.head" if k == 0 else "diy.place.tail" if k == len(free) - 1 else "diy.place.at", lang, k=k)
+
+
+def choice_text(call: TracedCall, args_differ: bool, lang: str, code: Code = str) -> str:
+    """What one side's call did, in words: the call its caller made, the block it took, what it returned."""
+    if args_differ:
+        return t("diy.choice.called", lang, call=code(f"{call.method}({', '.join(map(str, call.args))})"))
+    if call.method == "_allocate_block" and isinstance(call.result, int):
+        return t("diy.choice.took", lang, block=code(f"#{call.result}"),
+                 place=place_text(call.result, call.before.free_block_ids, lang))
+    return t("diy.choice.returned", lang, value=code(call.result))
+
+
+def culprit_text(c: Culprit, lang: str, code: Code = str) -> str:
+    """The method at fault, and both sides' choices in words (or, where both returned the same, the
+    first difference in the pool it left)."""
+    args_differ = c.mine.args != c.engine.args
+    callers = c.mine.callers[:-1] if args_differ else c.mine.callers
+    via = t("diy.culprit.via", lang, callers=code(" → ".join(callers))) if callers else ""
+    if args_differ or c.mine.result != c.engine.result:
+        return t("diy.culprit", lang, method=code(c.method), via=via, label=code(c.label),
+                 mine=choice_text(c.mine, args_differ, lang, code), engine=choice_text(c.engine, args_differ, lang, code))
+    return t("diy.culprit.left", lang, method=code(c.method), via=via, label=code(c.label),
+             difference=describe(c.effect, lang, code))

@@ -23,6 +23,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "demo.f.finished": {"en": "finished {n}", "zh": "完成 {n}"},
     "demo.f.live": {"en": "● live", "zh": "● 实时"},
     "demo.f.paused": {"en": "❚❚ paused", "zh": "❚❚ 暂停"},
+    "demo.f.idle": {"en": "○ idle", "zh": "○ 空闲"},
     "demo.f.views": {"en": "views {ms} ms per refresh", "zh": "视图每次刷新 {ms} 毫秒"},
     "demo.t.hit_rate": {"en": "hit rate {rate}%", "zh": "命中率 {rate}%"},
     "demo.t.saved": {"en": "{n} tokens saved", "zh": "省下 {n} 个token"},
@@ -50,6 +51,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "demo.error": {"en": "the engine stopped: {reason}", "zh": "引擎已停止：{reason}"},
     "demo.paused_by_hand": {"en": "paused: you moved to another step (▶ Generate goes on from the newest step)",
                             "zh": "已暂停：你切换到了其他步（▶ 开始生成 会从最新一步继续）"},
+    "demo.idle": {"en": "every request has finished; generation stays on, so a request added now (typed here or "
+                        "sent by a student) starts at once: ❚❚ Pause stops it",
+                  "zh": "所有请求都已完成；生成仍在进行，现在添加的请求（在这里输入或由学生提交）会立即开始：按 ❚❚ 暂停 停止"},
     "demo.requests": {"en": "requests at this step", "zh": "本步的请求"},
     "demo.col.request": {"en": "request", "zh": "请求"},
     "demo.col.status": {"en": "status", "zh": "状态"},

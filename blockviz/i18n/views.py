@@ -240,4 +240,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "dash.kv": {"en": "KV pool", "zh": "KV池"},
     "dash.events": {"en": "events", "zh": "事件"},
     "dash.metrics": {"en": "metrics", "zh": "指标"},
+    # the policy lab's key to its block names (views/lab.py)
+    "views.lab_legend": {"en": "Blocks are named request:index: R3:0 is the first block of the first request whose "
+                               "prompt (or reply) holds it, R3:1 its second. + stored at that request's steps, − "
+                               "evicted then.",
+                         "zh": "块的名字形如 R3:0：第一个含有它的请求（提示或回复）R3 的第 0 块；R3:1 是它的第 1 块。"
+                               "“+” 是该请求的步骤里存入的块，“−” 是那时驱逐的块。"},
+    # the first cell of every lesson notebook (scripts/build_notebooks.py): the views live in the kernel
+    "views.reopen": {"en": "*The views in this notebook live in its kernel: when you reopen it, run all its cells "
+                           "again (Run ▸ Run All Cells). Until then JupyterLab shows “Error displaying widget: model "
+                           "not found” where a view was.*",
+                     "zh": "*本笔记本里的视图存在于它的内核中：重新打开后，请再次运行全部单元格（Run ▸ Run All Cells）。"
+                           "在那之前，JupyterLab 会在视图原来的位置显示 “Error displaying widget: model not found”。*"},
 }

@@ -2,6 +2,8 @@
 
 anywidget loads a widget's module from a string, where relative imports cannot resolve, so
 `module` joins a widget's file with the files it imports, in order, dropping those import lines.
+A widget whose file imports nothing (fleet.js, vllm_watch.js) gives anywidget the file's path
+instead: anywidget reads it, and with ANYWIDGET_HMR=1 (and watchfiles) reloads it as it is edited.
 A plain page (the classroom's class page) imports the same files by URL.
 """
 import re

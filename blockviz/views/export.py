@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 
 from blockviz.i18n import t
 from blockviz.trace.events import RequestAdded
+from blockviz.views.assets import JS
 from blockviz.views.render_metrics import metrics_rows, render_metrics
 from blockviz.views.render_view import SVG_VIEWS, has_kv, render_view
 from blockviz.views.svg import esc
@@ -94,48 +95,13 @@ def export_gif(timeline, path, view: str = "pool", steps=None, *, fps: float = 2
     return path
 
 
-PLAYER_JS = """
-const frames = document.querySelectorAll('.bv-frame'), slider = document.getElementById('bv-slider');
-const label = document.getElementById('bv-label'), play = document.getElementById('bv-play');
-let current = 0, timer = null;
-function show(i) {
-  current = Math.max(0, Math.min(frames.length - 1, i));
-  frames.forEach((f, k) => { f.hidden = k !== current; });
-  slider.value = current; label.textContent = frames[current].dataset.title;
-}
-function toggle() {
-  if (timer) { clearInterval(timer); timer = null; play.textContent = play.dataset.play; return; }
-  play.textContent = play.dataset.pause;
-  timer = setInterval(() => { if (current >= frames.length - 1) toggle(); else show(current + 1); }, 700);
-}
-document.getElementById('bv-back').onclick = () => show(current - 1);
-document.getElementById('bv-forward').onclick = () => show(current + 1);
-play.onclick = toggle;
-slider.oninput = () => show(+slider.value);
-document.addEventListener('keydown', e => {
-  if (e.key === 'ArrowLeft') show(current - 1);
-  else if (e.key === 'ArrowRight') show(current + 1);
-  else if (e.key === ' ') { e.preventDefault(); toggle(); }
-});
-show(0);
-"""
-
-PLAYER_CSS = """
-:root { --jp-layout-color0: #ffffff; --jp-layout-color1: #ffffff; --jp-layout-color2: #eeeeee;
-  --jp-ui-font-color0: #000000; --jp-ui-font-color1: #1a1a1a; --jp-ui-font-color2: #555555;
-  --jp-border-color1: #8a8a8a; --jp-brand-color1: #0b5cad; }
-@media (prefers-color-scheme: dark) { :root { --jp-layout-color0: #111111; --jp-layout-color1: #1e1e1e;
-  --jp-layout-color2: #2a2a2a; --jp-ui-font-color0: #ffffff; --jp-ui-font-color1: #e6e6e6;
-  --jp-ui-font-color2: #b0b0b0; --jp-border-color1: #777777; --jp-brand-color1: #6cb4ff; } }
-body { background: var(--jp-layout-color0); color: var(--jp-ui-font-color1); font-family: sans-serif; margin: 12px; }
-.bv-controls { position: sticky; top: 0; background: var(--jp-layout-color0); padding: 6px 0; }
-.bv-frame svg { display: block; margin: 8px 0; max-width: 100%; height: auto; }
-"""
+PLAYER_JS = JS / "export_player.js"
+PLAYER_CSS = JS / "export_player.css"
 
 
 def export_html(timeline, path, views=None, steps=None, *, lang: str = "en", title: str | None = None,
                 **options) -> Path:
-    """One HTML file with every chosen step's views rendered in, and a few lines of inline JS to
+    """One HTML file with every chosen step's views rendered in, and js/export_player.js inlined to
     step through them (buttons, slider, arrow keys, space). Needs no kernel and no network.
     Default views: pool, mapping, chain, events, and kv when the timeline records K/V values."""
     views = views or ("pool", "mapping", "chain", "events") + (("kv",) if has_kv(timeline) else ())
@@ -155,10 +121,11 @@ def export_html(timeline, path, views=None, steps=None, *, lang: str = "en", tit
                f'data-pause="❚❚ {esc(t("player.pause", lang))}">▷ {esc(t("player.play", lang))}</button>'
                f'<input id="bv-slider" type="range" min="0" max="{len(steps) - 1}" value="0" '
                f'aria-label="{esc(t("player.jump", lang))}"> <span id="bv-label" aria-live="polite"></span>')
+    css, script = PLAYER_CSS.read_text(encoding="utf-8"), PLAYER_JS.read_text(encoding="utf-8")
     page = (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>{esc(title)}</title>'
-            f'<style>{PLAYER_CSS}</style></head><body><h1 style="font-size:1.2em">{esc(title)}</h1>'
+            f'<style>{css}</style></head><body><h1 style="font-size:1.2em">{esc(title)}</h1>'
             f'<div class="bv-controls">{buttons}</div>{"".join(frames)}'
-            f'<script>{PLAYER_JS}</script></body></html>')
+            f'<script>{script}</script></body></html>')
     path = Path(path)
     path.write_text(page, encoding="utf-8")
     return path

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 import anywidget
 import traitlets
 
-from blockviz.views.assets import JS, module
+from blockviz.views.assets import JS
 from blockviz.views.fleet import render_fleet
 from blockviz.views.vllm_widget import Throttled
 from blockviz.vllm import router
@@ -15,7 +15,7 @@ from blockviz.vllm.watch import Watch
 
 class FleetView(anywidget.AnyWidget):
     """FleetView(fleet.watch(), fleet.instances); `route(prompt)` shows where a prompt goes."""
-    _esm = module("fleet.js")
+    _esm = JS / "fleet.js"  # imports nothing: anywidget reads (and with ANYWIDGET_HMR=1 watches) the file
     _css = JS / "fleet.css"
     html = traitlets.Unicode("").tag(sync=True)
     step = traitlets.Int(-1).tag(sync=True)

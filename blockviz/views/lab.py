@@ -9,6 +9,7 @@ from blockviz.vllm.lab.run import LabResult
 
 CSS = JS / "lab.css"
 SHOWN = 6   # block names listed per cell before "… n more"
+NUMBER = ' class="bv-num"'  # a column of numbers: right-aligned (lab.css)
 VLLM_COLOUR, NANO_COLOUR = "#0072B2", "#D55E00"   # Okabe-Ito blue and vermillion; the lines also differ in dash
 
 
@@ -88,7 +89,8 @@ def rows(result: LabResult, lang: str) -> str:
         why = "".join(difference_text(result, d, lang) for d in by_request.get(i, []))
         out.append(f'<tr data-index="{i}" data-differs="{str(bool(why)).lower()}">'
                    f'<th scope="row">{esc(label)}{burst}</th>'
-                   f'<td>{len(result.prompts[i])}</td><td>{v.cached_tokens}</td><td>{n.cached_tokens}</td>'
+                   f'<td{NUMBER}>{len(result.prompts[i])}</td><td{NUMBER}>{v.cached_tokens}</td>'
+                   f'<td{NUMBER}>{n.cached_tokens}</td>'
                    f'{steps_cell(result, v, lang)}{steps_cell(result, n, lang)}<td>{why}</td></tr>')
     return "".join(out)
 
@@ -133,11 +135,13 @@ def render_lab(result: LabResult, lang: str = "en") -> str:
              nano=result.nano_blocks)
     count = t("lab.unexplained.count", lang, n=len(result.unexplained))
     unexplained = f'<p class="bv-lab-unexplained">{esc(count)}</p>' if result.unexplained else ""
-    columns = "".join(f'<th scope="col">{esc(t(f"lab.col.{c}", lang))}</th>' for c in
-                      ("request", "prompt", "vllm_cached", "nano_cached", "vllm_steps", "nano_steps", "why"))
+    numbers = {"prompt", "vllm_cached", "nano_cached"}  # right-aligned, as their cells
+    columns = "".join(f'<th scope="col"{NUMBER if c in numbers else ""}>{esc(t(f"lab.col.{c}", lang))}</th>'
+                      for c in ("request", "prompt", "vllm_cached", "nano_cached", "vllm_steps", "nano_steps", "why"))
     return (f'<div class="bv-lab" data-view="lab" lang="{esc(lang)}"><style>{CSS.read_text(encoding="utf-8")}</style>'
             f'<p class="bv-lab-title">{esc(head)}</p>{unexplained}'
             f'<p>{esc(t("lab.hit_rate", lang))}</p>{curve(result, lang)}'
-            f'<table class="bv-lab-requests"><thead><tr>{columns}</tr></thead>'
-            f'<tbody>{rows(result, lang)}</tbody></table>'
+            f'<p class="bv-lab-legend">{esc(t("views.lab_legend", lang))}</p>'
+            f'<div class="bv-lab-table"><table class="bv-lab-requests"><thead><tr>{columns}</tr></thead>'
+            f'<tbody>{rows(result, lang)}</tbody></table></div>'
             f'{rules_list(result, lang)}</div>')

@@ -118,6 +118,8 @@ def _plot(fig: Figure, rows: list[MetricsRow], cursor: int | None, lang: str):
     ax_waste.legend(loc="upper left", fontsize=7)
     for ax in (ax_preempt, ax_waste):
         ax.set_xlabel(t("metrics.step", lang))
+    for ax in (ax_states, ax_preempt, ax_waste):  # counts: from zero, and a flat zero still shows 0 to 1
+        ax.set_ylim(0, max(1, ax.get_ylim()[1]))
     if cursor is not None:
         for ax in (ax_states, ax_hits, ax_preempt, ax_waste):
             ax.axvline(cursor, color="#000000", linewidth=1, linestyle=":")

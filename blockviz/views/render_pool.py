@@ -1,4 +1,5 @@
 """The block pool: every physical block with its lifecycle state, as SVG (and one block in detail, as HTML)."""
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable, Iterable, NamedTuple
@@ -98,9 +99,10 @@ class PoolPicture:
 
 
 def render_pool(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
-                selected: int | None = None, compact: bool | None = None, legend: bool = True) -> str:
+                selected: int | None = None, compact: bool | None = None, legend: bool = True,
+                columns: int | None = None) -> str:
     return pool_picture(snapshot, events, lang=lang, decode=decode, selected=selected, compact=compact,
-                        legend=legend).svg()
+                        legend=legend, columns=columns).svg()
 
 
 def queue_places(snapshot: Snapshot) -> np.ndarray:
@@ -124,13 +126,15 @@ def free_runs(snapshot: Snapshot, places: np.ndarray, touched: set[int]) -> dict
 
 def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
                  selected: int | None = None, compact: bool | None = None, legend: bool = True,
-                 kept: dict[int, tuple] | None = None) -> PoolPicture:
+                 kept: dict[int, tuple] | None = None, columns: int | None = None) -> PoolPicture:
     """`kept`: a dict a caller keeps from one call to the next (a widget): a block whose cell would
-    come out the same is not drawn again (most of a large pool, from one step to the next)."""
+    come out the same is not drawn again (most of a large pool, from one step to the next).
+    `columns`: cells per row (default: as many as 800 px hold), e.g. what the page's pane has room
+    for; the header is cut and the legend's lines wrap to the width they make."""
     decode = decode or default_decode
     compact = snapshot.num_blocks > COMPACT_ABOVE if compact is None else compact
     cell_w, cell_h, ncols = COMPACT_CELL if compact else FULL_CELL
-    ncols = max(1, min(ncols, snapshot.num_blocks))
+    ncols = max(1, min(columns or ncols, snapshot.num_blocks))
     touched = touched_blocks(events)
     places = queue_places(snapshot)
     folds = free_runs(snapshot, places, touched) if snapshot.num_blocks > FOLD_ABOVE else {}
@@ -180,16 +184,21 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
         if col == ncols:
             row, col = row + 1, 0
     bottom = top + (row + (col > 0)) * (cell_h + GAP)
-    width = max(PAD * 2 + ncols * (cell_w + GAP), text_width(header, 12) + 2 * PAD)
+    width = PAD * 2 + ncols * (cell_w + GAP)
+    if columns is None:  # the default picture is as wide as its header and legend need
+        width = max(width, text_width(header, 12) + 2 * PAD)
     legend_svg = ""
     if legend:
-        legend_svg, legend_w, legend_h = render_legend(PAD, bottom + 6, counts, lang,
-                                                       folds=snapshot.num_blocks > FOLD_ABOVE)
+        legend_svg, legend_w, legend_h = render_legend(PAD, bottom + 6, counts, lang, folds=snapshot.num_blocks > FOLD_ABOVE,
+                                                       max_width=None if columns is None else width - 2 * PAD)
         width = max(width, legend_w + 2 * PAD)
         bottom += 6 + legend_h
     root = svg_root(width, bottom + PAD, view="pool", step=snapshot.step, label=header)
     root["data-num-blocks"] = str(snapshot.num_blocks)
-    head = background(width, bottom + PAD) + text(PAD, PAD + 12, header, 12, bold=True)
+    # what a page needs to choose `columns` for its width: cells take cell-step px each, plus 2 pad
+    root["data-columns"], root["data-cell-step"], root["data-pad"] = str(ncols), str(cell_w + GAP), str(PAD)
+    shown_header = header if columns is None else clip(header, int((width - 2 * PAD) / (CHAR_WIDTH * 12)))
+    head = background(width, bottom + PAD) + text(PAD, PAD + 12, shown_header, 12, bold=True)
     return PoolPicture(root, head, tuple(cells), legend_svg, touched_rings(rings, cell_w, cell_h))
 
 
@@ -224,7 +233,7 @@ def block_cell(i: int, block, state: BlockState, pos: int | None, x: float, y: f
             text(x + 5, y + 14, f"#{i}", 12, bold=True, fill=ink),
             glyph(state, x + cell_w - 5 - BOX, y + 3),
             text(x + 5, y + 29, names[state], 10, fill=ink),
-            text(x + 5, y + 46, clip(content, 15), 11, fill=ink),
+            text(x + 5, y + 46, clip(content, int((cell_w - 10) / (CHAR_WIDTH * 11))), 11, fill=ink),  # inside its cell
             text(x + 5, y + 62, f'{words["ref"]} {block.ref_count} · {short_hash(block.hash)}', 10, fill=ink),
             text(x + 5, y + 77, queue_text, 10, bold=pos == 0, fill=ink) if queue_text else ""])
     if pos == 0:  # a notch on the block the next allocation pops
@@ -286,42 +295,65 @@ def fold_cell(first: int, last: int, queue_first: int, x: float, y: float, w: fl
     return Cell(first, attrs, body)
 
 
-def swatch_line(x: float, y: float, state: BlockState, line: str, folded: bool = False) -> str:
-    """One legend line: a swatch in the state's colour with its glyph (and "…" for a folded run),
-    then the words."""
+def swatch(x: float, y: float, state: BlockState, folded: bool = False) -> str:
+    """A legend line's swatch: the state's colour with its glyph (and "…" for a folded run)."""
     style = STATE_STYLES[state]
     mark = (glyph(state, x + 2, y + 2) + text(x + SWATCH_W - 1, y + 14, "…", 11, anchor="end", fill=style.text)
             if folded else glyph(state, x + (SWATCH_W - BOX) / 2, y + 2))
-    return (f'<rect x="{x}" y="{y}" width="{SWATCH_W}" height="18" rx="2" fill="{style.fill}" class="bv-line"/>'
-            + mark + text(x + SWATCH_W + 6, y + 13, line, 11))
+    return f'<rect x="{x}" y="{y}" width="{SWATCH_W}" height="18" rx="2" fill="{style.fill}" class="bv-line"/>' + mark
+
+
+def wrap(line: str, width: float | None, size: float) -> list[str]:
+    """`line` in pieces each at most `width` px wide at `size`, broken at spaces (or, in a word too
+    long, between characters, as Chinese has no spaces); None: one piece."""
+    if width is None or text_width(line, size) <= width:
+        return [line]
+    pieces, piece = [], ""
+    for word in re.split(r"(?<= )", line):  # each word keeps its space
+        while word:
+            if text_width(piece + word, size) <= width:
+                piece, word = piece + word, ""
+            elif piece:
+                pieces.append(piece.rstrip())
+                piece = ""
+            else:  # a word wider than the line: as many characters as fit
+                fit = 1
+                while fit < len(word) and text_width(word[:fit + 1], size) <= width:
+                    fit += 1
+                pieces.append(word[:fit])
+                word = word[fit:]
+    return pieces + ([piece.rstrip()] if piece.strip() else [])
 
 
 def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str = "en",
-                  folds: bool = False) -> tuple[str, float, float]:
+                  folds: bool = False, max_width: float | None = None) -> tuple[str, float, float]:
     """Swatch, glyph, name, how many blocks are in it now and meaning of each state, then the two
-    markers, and with `folds` what a folded run looks like. Returns (svg, width, height)."""
-    parts, width, row = [], 0.0, LEGEND_ROW
-    for k, state in enumerate(BlockState):
-        yy = y + k * row
+    markers, and with `folds` what a folded run looks like; with `max_width`, each line's words wrap
+    to it. Returns (svg, width, height)."""
+    parts, width, yy = [], 0.0, y
+    room = None if max_width is None else max(60.0, max_width - SWATCH_W - 6)
+
+    def words(line: str) -> int:  # the line's words, wrapped, after its swatch: the rows it took
+        nonlocal width
+        pieces = wrap(line, room, 11)
+        for k, piece in enumerate(pieces):
+            parts.append(text(x + SWATCH_W + 6, yy + 13 + k * (LEGEND_ROW - 6), piece, 11))
+            width = max(width, SWATCH_W + 6 + text_width(piece, 11))
+        return LEGEND_ROW + (len(pieces) - 1) * (LEGEND_ROW - 6)
+
+    for state in BlockState:
         line = t("legend.state", lang, name=t(f"state.{state.value}", lang), count=counts[state],
                  meaning=t(f"state.{state.value}.meaning", lang))
-        parts.append(swatch_line(x, yy, state, line))
-        width = max(width, SWATCH_W + 6 + text_width(line, 11))
-    yy = y + len(BlockState) * row
+        parts.append(swatch(x, yy, state))
+        yy += words(line)
     parts.append(touched_outline(x + 1.5, yy + 1.5, SWATCH_W - 3, 15))
-    parts.append(text(x + SWATCH_W + 6, yy + 13, t("legend.touched", lang), 11))
-    yy += row
+    yy += words(t("legend.touched", lang))
     parts.append(f'<path d="M{x} {yy} L{x + 10} {yy} L{x} {yy + 10} Z" class="bv-fg"/>')
-    parts.append(text(x + SWATCH_W + 6, yy + 13, t("legend.next", lang), 11))
-    width = max(width, SWATCH_W + 6 + text_width(t("legend.touched", lang), 11),
-                SWATCH_W + 6 + text_width(t("legend.next", lang), 11))
-    height = (len(BlockState) + 2) * row
+    yy += words(t("legend.next", lang))
     if folds:
-        yy += row
-        line = t("legend.fold", lang, n=FOLD_MIN)
-        parts.append(swatch_line(x, yy, BlockState.FREE, line, folded=True))
-        width, height = max(width, SWATCH_W + 6 + text_width(line, 11)), height + row
-    return "".join(parts), width, height
+        parts.append(swatch(x, yy, BlockState.FREE, folded=True))
+        yy += words(t("legend.fold", lang, n=FOLD_MIN))
+    return "".join(parts), width, yy - y
 
 
 def holders(snapshot: Snapshot, block_id: int) -> list[str]:

@@ -53,15 +53,15 @@ def message_svg(message: str, view: str, step: int) -> str:
 
 def render_view(timeline, view: str, step: int | None = None, *, lang: str = "en", seq_id: int | None = None,
                 index: TraceIndex | None = None, kv_index: KVIndex | None = None, selected: int | None = None,
-                kv: str = "k") -> str:
+                kv: str = "k", columns: int | None = None) -> str:
     """SVG of `view` (one of SVG_VIEWS) at `step` (default: the cursor). Pass indexes kept by the
     caller to avoid rereading the trace (the chain view needs a TraceIndex, the KV view a KVIndex).
-    The KV view shows K values, or V with kv="v"."""
+    The KV view shows K values, or V with kv="v"; the pool, with `columns`, that many cells a row."""
     step = timeline.cursor if step is None else step
     snapshot, events = timeline.snapshot(step), timeline.events(step)
     decode = timeline.decode
     if view == "pool":
-        return render_pool(snapshot, events, lang=lang, decode=decode, selected=selected)
+        return render_pool(snapshot, events, lang=lang, decode=decode, selected=selected, columns=columns)
     if view == "events":
         return render_events(events, labels_of(timeline), step=step, lang=lang, decode=decode)
     if view == "kv":

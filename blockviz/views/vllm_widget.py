@@ -13,7 +13,7 @@ import ipywidgets as w
 import traitlets
 
 from blockviz.i18n import t
-from blockviz.views.assets import STYLES, module
+from blockviz.views.assets import JS
 from blockviz.views.player import Player
 from blockviz.views.render_forest import counters, render_counters, render_evictions, render_forest
 from blockviz.views.stepping import Stepped
@@ -64,8 +64,8 @@ class Throttled:
 
 class ForestView(anywidget.AnyWidget, Stepped):
     """The forest, eviction order and counters of one watch at its step."""
-    _esm = module("vllm_watch.js")
-    _css = STYLES.parent / "vllm_watch.css"
+    _esm = JS / "vllm_watch.js"  # imports nothing: anywidget reads (and with ANYWIDGET_HMR=1 watches) the file
+    _css = JS / "vllm_watch.css"
     forest = traitlets.Unicode("").tag(sync=True)
     evictions = traitlets.Unicode("").tag(sync=True)
     counters = traitlets.Unicode("").tag(sync=True)

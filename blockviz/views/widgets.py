@@ -102,6 +102,7 @@ class PoolView(TimelineView):
     patch = traitlets.Unicode("{}").tag(sync=True)
     ahead = traitlets.Unicode("[]").tag(sync=True)  # JSON list of patches, each with its "step"
     channel = traitlets.Unicode("").tag(sync=True)  # the player's that drives it ("": none)
+    columns = traitlets.Int(0).tag(sync=True)  # cells per row the page's pane has room for (0: the default)
 
     def __init__(self, timeline, lang: str = "en", **kwargs):
         self.selected: int | None = None
@@ -114,13 +115,22 @@ class PoolView(TimelineView):
         self.sent_ahead = Ahead()
         super().__init__(timeline, lang, **kwargs)
         self.block_listeners.append(self.select)
+        self.observe(self.rewrap, "columns")
+
+    def rewrap(self, _change=None):
+        """The page's pane changed width: the cells flow in its new number of columns, drawn whole."""
+        self.recent.clear()
+        self.cells.clear()
+        self.picture = None  # publish then sends the picture whole
+        self.refresh(force=True)
+        self.send_ahead()
 
     def new_version(self) -> int:
         self.versions += 1
         return self.versions
 
     def options(self) -> tuple:
-        return (self.selected, self.lang)
+        return (self.selected, self.lang, self.columns)
 
     def picture_at(self, step: int) -> PoolPicture:
         """The picture of `step`, kept for the last RECENT steps shown: stepping back and forth over
@@ -129,7 +139,7 @@ class PoolView(TimelineView):
         kept = self.recent.pop(key, None)
         picture = kept[1] if kept and kept[0] is frame else pool_picture(
             frame.snapshot, frame.events, lang=self.lang, decode=self.timeline.decode, selected=self.selected,
-            kept=self.cells)
+            kept=self.cells, columns=self.columns or None)
         self.recent[key] = (frame, picture)
         while len(self.recent) > RECENT:
             self.recent.popitem(last=False)

@@ -5,7 +5,8 @@ the page must be exactly the pool Python renders for that step (so a pool patche
 one stepped from the patches sent ahead, is the same as one drawn whole). Past the recorded end ▶
 runs the engine; the cell pressed in becomes JupyterLab's active cell. A view opened at a step
 stays there while the engine runs on; the player stays in view when the page scrolls; no pane
-overflows sideways. The KV view's K/V switch redraws it with V.
+overflows sideways (at 1280 and 1400 px, and at 1800 with the panes side by side, the pool
+flowing into the columns its pane has room for); Enter in the step field jumps. The KV view's K/V switch redraws it with V.
 
 Saves a screenshot and the latencies (median, p90, max; with the machine's load average) in
 out/browser/latency.json, each from the click event (its timeStamp: a real mouse click through
@@ -222,16 +223,32 @@ def timed_press(page, cell, n: int, cmd: str, step: int) -> dict:
     return page.evaluate("window.bvTiming")
 
 
-def check(page, sim, n: int, step: int, views: int = 1):
-    """The page's pool of n blocks shows `step`, with the classifier's states, exactly as Python draws it."""
+# The pool of n blocks flows in as many columns as its pane has room for (what pool.js asks for).
+FITTED = """(n) => {
+  const svg = document.querySelector(`svg[data-view="pool"][data-num-blocks="${n}"]`), pane = svg.closest('.bv-pane');
+  const wanted = Math.floor((pane.clientWidth - 2 * +svg.dataset.pad) / +svg.dataset.cellStep);
+  return Math.min(wanted, n) === +svg.dataset.columns;
+}"""
+
+
+def columns_shown(page, n: int) -> int:
+    """The columns the page's pool of n blocks flows in: as many as its pane has room for (pool.js)."""
+    return int(page.evaluate(f"""document.querySelector('svg[data-view="pool"][data-num-blocks="{n}"]').dataset.columns"""))
+
+
+def check(page, sim, n: int, step: int, views: int = 1, selected: int | None = None):
+    """The page's pool of n blocks shows `step`, with the classifier's states, exactly as Python draws it
+    (in the columns the page has room for)."""
     shown, states = page.evaluate(READ_STATES, n)
     assert shown == str(step)
     assert states == [s.value for s in classify(sim.snapshot(step))], f"{n} blocks, step {step}"
-    assert page.evaluate(POOL_DIFFERENCES, [n, render_view(sim, "pool", step)]) == [""] * views, f"{n}, {step}"
+    expected = render_view(sim, "pool", step, selected=selected, columns=columns_shown(page, n))
+    assert page.evaluate(POOL_DIFFERENCES, [n, expected]) == [""] * views, f"{n}, {step}"
 
 
 def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium first: skip before starting lab
     OUT.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots: {OUT}")
     load = [round(os.getloadavg()[0], 2)]
     expected = {n: scenario(n) for n in (12, 1024)}
     for sim in expected.values():
@@ -279,12 +296,13 @@ def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium 
             jump = page.locator(f'svg[data-view="pool"][data-num-blocks="{n}"]').locator(
                 "xpath=ancestor::div[contains(@class,'jp-Cell')][1]").locator(".bv-jump")
             jump.fill("3")
-            jump.dispatch_event("change")
+            jump.press("Enter")  # Enter jumps at once, inside JupyterLab (which would take the key)
             page.wait_for_function(f"({READ_STATES})({n})[0] === '3'")
             check(page, sim, n, 3)
         page.evaluate(RUN_CELL, "big_dash.pool")  # a second, late view of the same widget: at its step
         page.wait_for_function(f"(a) => ({POOL_DIFFERENCES})(a).join() === ','",
-                               arg=[1024, render_view(expected[1024], "pool", 3)], timeout=60_000)
+                               arg=[1024, render_view(expected[1024], "pool", 3, columns=columns_shown(page, 1024))],
+                               timeout=60_000)
         check(page, expected[1024], 1024, 3, views=2)
         page.evaluate(STEP_AND_WAIT, [1024, "forward", 4])
         check(page, expected[1024], 1024, 4, views=2)
@@ -302,14 +320,25 @@ def test_dashboard_in_jupyterlab_matches_the_engine(chromium, lab):  # chromium 
         check(page, expected[12], 12, 2)
         small.locator('svg[data-view="pool"] [data-block-id="3"]').click()  # a click opens the block's detail
         small.locator('.bv-detail[data-block-id="3"]').wait_for(timeout=30_000)
-        assert page.evaluate(POOL_DIFFERENCES, [12, render_view(expected[12], "pool", 2, selected=3)]) == [""]
+        check(page, expected[12], 12, 2, selected=3)
         small.scroll_into_view_if_needed()
         small.screenshot(path=str(OUT / "dashboard.png"))
         assert page.evaluate(OVERFLOWING) == []
+        page.set_viewport_size({"width": 1400, "height": 1000})  # a laptop: every pane fits, nothing scrolls sideways
+        page.wait_for_function(f"({FITTED})(12) && (({OVERFLOWING})()).length === 0", timeout=60_000)
+        check(page, expected[12], 12, 2, selected=3)
+        small.screenshot(path=str(OUT / "dashboard-1400.png"))
+        page.set_viewport_size({"width": 1280, "height": 1000})
         pool_right, tabs_left, pool_bottom, tabs_top = page.evaluate(PANES)  # under 1200 px: one above the other
         assert tabs_top >= pool_bottom
+        wide = columns_shown(page, 12)
         page.set_viewport_size({"width": 1800, "height": 1000})  # 1200 px and more: side by side
         page.wait_for_function(f"(({PANES})())[1] >= (({PANES})())[0]")
+        # side by side, the pool's pane is narrower than stacked at 1280: its cells wrap to it
+        page.wait_for_function(f"({FITTED})(12) && (({OVERFLOWING})()).length === 0", timeout=60_000)
+        assert columns_shown(page, 12) < wide
+        check(page, expected[12], 12, 2, selected=3)
+        small.screenshot(path=str(OUT / "dashboard-side-by-side.png"))
         page.set_viewport_size({"width": 1280, "height": 1000})
         player_top, pool_top, top = page.evaluate(SCROLL_TO_POOL)
         assert pool_top < top and top - 1 <= player_top < top + 60  # scrolled past, the player still in view

@@ -104,6 +104,31 @@ def test_the_live_loop_yields_between_steps_and_stepping_back_pauses_it(settings
     assert demo.engine.is_finished() and demo.dashboard.step == demo.engine.last_step  # follows again
 
 
+def test_generate_says_when_every_request_has_finished_and_what_a_new_one_does(settings):
+    demo = Demo(settings)
+
+    async def scenario():
+        demo.play()
+        while not demo.live.idle:
+            await asyncio.sleep(0.001)
+        assert demo.engine.is_finished() and not demo.runner.arrivals and demo.playing
+        assert "every request has finished" in demo.message.value and "starts at once" in demo.message.value
+        assert 'data-idle="1"' in demo.stats.value and "○ idle" in demo.stats.value
+        assert "Pause" in demo.play_button.description
+        seq = demo.add_request("t40 t41")  # what the notice promised: it starts at once
+        while demo.engine.seqs[seq.seq_id].status == "waiting" or demo.live.idle:
+            await asyncio.sleep(0.001)
+        assert demo.message.value == "<span></span>" and "● live" in demo.stats.value
+        while not demo.live.idle:
+            await asyncio.sleep(0.001)
+        demo.pause()
+        while demo.live.task is not None:
+            await asyncio.sleep(0)
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))
+    assert not demo.live.idle and "every request" not in demo.message.value and "paused" in demo.stats.value
+
+
 def test_a_pace_slows_the_engine_to_steps_a_class_can_follow(settings):
     settings.pace, settings.refresh_ms = 20, 1000  # steps per second; flat out the views would wait 1 s
     demo = Demo(settings)

@@ -1,9 +1,13 @@
 """The class page in a real chromium while the engine generates: the page's block states are the
 engine's classifier at the step it shows, a page opened late catches up, a hostile student prompt
 is text on the page (never markup), and the page is legible at 1920×1080 (text in cells >= 18 px,
-the panels beside the pool, a status line that does not move). The engine runs in this process,
-as in the teacher's kernel; the class server in a thread, as in the demo process.
-Saves out/demo/class.png and class-dark.png. Skips only when chromium is missing."""
+the hit rate and tokens saved the largest numbers, the panels beside the pool, a status line that
+does not move, running requests listed first, the theme changing at the first press) and on a phone
+at 390×844 (one column, totals first, text >= 16 px, no sideways scroll, the prompt form above the
+pool, the pool as a strip of chips). The engine runs in this process, as in the teacher's kernel;
+the class server in a thread, as in the demo process.
+Saves class.png, class-dark.png and class-phone.png in out/demo/ (the test prints where). Skips
+only when chromium is missing."""
 import sys
 import time
 from pathlib import Path
@@ -57,11 +61,65 @@ def wait_for_step(page, step: int):
                            "return s && +s.dataset.step === step; }", arg=step, timeout=30_000)
 
 
+# every visible text on the page with the size it is drawn at: HTML text by its font size, SVG text
+# by its font size times the picture's scale on the screen
+TEXT_SIZES = """() => {
+  const out = [];
+  const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !visible(el)) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    const scale = el instanceof SVGElement ? el.getScreenCTM().a : 1;
+    out.push({size: size * scale, text: el.textContent.trim().slice(0, 40), field: el.dataset ? el.dataset.field || '' : ''});
+  }
+  return out;
+}"""
+STATUS_RANK = {"running": 0, "waiting": 1, "arriving": 1, "finished": 2}
+
+
+def rows_in_order(page) -> list[str]:
+    statuses = page.evaluate("() => [...document.querySelectorAll('#bv-table tr[data-status]')].map(r => r.dataset.status)")
+    ranks = [STATUS_RANK[s] for s in statuses]
+    assert ranks == sorted(ranks), statuses  # running first, then queued, then finished
+    return statuses
+
+
+def check_phone(browser, url: str, demo):
+    """390×844: one column, totals first, the prompt form before the pool, the pool as a strip."""
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                             has_touch=True)
+    phone.goto(url)
+    wait_for_step(phone, demo.engine.cursor)
+    phone.wait_for_selector("#bv-prompt:not([hidden])", timeout=30_000)
+    phone.screenshot(path=str(OUT / "class-phone.png"), full_page=True)  # before the checks: kept when one fails
+    wide = phone.evaluate("""() => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 390.5)
+        .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))""")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390, wide[:8]  # no sideways scroll
+    sizes = phone.evaluate(TEXT_SIZES)
+    small = [t for t in sizes if t["size"] < 16 - 0.01]
+    assert sizes and not small, small[:5]
+    box = {name: phone.locator(selector).bounding_box() for name, selector in
+           (("totals", "#bv-totals"), ("status", "#bv-status"), ("prompt", "#bv-prompt"), ("strip", "#bv-strip"),
+            ("table", "#bv-table"))}
+    assert box["totals"]["y"] < box["status"]["y"] < box["prompt"]["y"] < box["strip"]["y"] < box["table"]["y"]
+    assert all(b["x"] >= 0 and b["x"] + b["width"] <= 390 + 0.5 for b in box.values()), box
+    assert not phone.locator("#bv-pool").is_visible()
+    chips = phone.locator("#bv-strip .bv-chips .bv-chip")
+    assert chips.count() == demo.engine.snapshot(demo.engine.cursor).num_blocks
+    states = phone.evaluate("() => [...document.querySelectorAll('#bv-strip .bv-chips .bv-chip')].map(c => c.dataset.state)")
+    assert states == phone.evaluate(PAGE_STATE)["states"]
+    phone.locator("#bv-prompt-text").fill("typed on a phone")  # reachable and usable
+    rows_in_order(phone)
+    phone.close()
+
+
 def test_class_page_follows_the_engine(chromium, classroom):
     from playwright.sync_api import sync_playwright
     server, demo = classroom
     engine = demo.engine
     OUT.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots: {OUT}")
     url = f"http://127.0.0.1:{server.port}/"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
@@ -94,6 +152,14 @@ def test_class_page_follows_the_engine(chromium, classroom):
             assert side["x"] >= pool["x"] + pool["width"] - 1 and side["y"] < pool["y"] + pool["height"] / 2
             svg = page.locator("#bv-pool svg").bounding_box()
             assert svg["y"] + svg["height"] <= 1080  # the whole pool on the screen
+            # the hit rate and tokens saved: the largest numbers on the page, on its first screen
+            sizes = page.evaluate(TEXT_SIZES)
+            totals = [t["size"] for t in sizes if t["field"] in ("hit-rate", "saved")]
+            others = [t for t in sizes if t["field"] not in ("hit-rate", "saved")]
+            assert len(totals) == 2 and min(totals) > max(t["size"] for t in others), (totals, max(others, key=lambda t: t["size"]))
+            assert page.locator('#bv-totals [data-field="hit-rate"]').bounding_box()["y"] < 200
+            assert "running" in rows_in_order(page)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 1920
             page.screenshot(path=str(OUT / "class.png"))
 
             # a student's hostile prompt, once the teacher allows prompts: text, not markup
@@ -118,10 +184,16 @@ def test_class_page_follows_the_engine(chromium, classroom):
             assert page.evaluate("document.querySelectorAll('#bv-table img, #bv-pool img').length") == 0
             assert page.evaluate("window.pwned") is None
 
-            page.click("#bv-theme")
-            page.click("#bv-theme")  # auto -> light -> dark
+            check_phone(browser, url, demo)
+
+            background = "() => getComputedStyle(document.body).backgroundColor"
+            light = page.evaluate(background)
+            page.click("#bv-theme")  # the first press changes the page: the system's light -> dark
             assert page.evaluate("document.body.dataset.theme") == "dark"
+            assert page.evaluate(background) != light
             page.screenshot(path=str(OUT / "class-dark.png"))
+            page.click("#bv-theme")
+            assert page.evaluate(background) == light
             assert not errors, errors
         finally:
             browser.close()

@@ -191,3 +191,36 @@ def test_viewers_hear_when_the_teacher_leaves(server):
         late += response.read1(65536)
     assert late.index(b"event: full") < late.index(b"event: offline")
     conn.close()
+
+
+def test_the_pages_words_are_escaped_into_its_template(monkeypatch):
+    """Every text the template gets goes through esc, the one escaping path, and every placeholder
+    in the template has a value (a missing one is an error, not a '$name' on screen)."""
+    from blockviz.demo import classroom
+    hostile = '<img src=x onerror="alert(1)">&'
+    monkeypatch.setattr(classroom, "tr", lambda key, lang, **kw: f"{key} {hostile}")
+    page = classroom.page_html("en")
+    assert "<img" not in page and page.count("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;") == len(classroom.PAGE_WORDS)
+    assert "$" not in page
+    assert classroom.fill("<p title=\"$a\">$b</p>", {"a": '"', "b": "<b>"}) == '<p title="&quot;">&lt;b&gt;</p>'
+    with pytest.raises(KeyError):
+        classroom.fill("<p>$missing</p>", {})
+
+
+def test_the_limit_the_readme_states_two_prompts_at_once_then_one_every_20_seconds():
+    """README: a device may send two prompts at once (2 s apart: both go through), then one every 20 s."""
+    from pathlib import Path
+
+    from blockviz.demo.classroom import PROMPT_BURST, PROMPT_EVERY
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"at most {MAX_PROMPT_CHARS} characters" in readme and "two at once" in readme
+    assert (PROMPT_BURST, PROMPT_EVERY) == (2, 20.0) and "one every 20 s" in readme
+    now = [0.0]
+    limit = RateLimit(clock=lambda: now[0])
+    assert limit.take("phone") == 0
+    now[0] = 2.0
+    assert limit.take("phone") == 0                        # the second, 2 s later: accepted
+    now[0] = 4.0
+    assert limit.take("phone") == pytest.approx(16)     # a third: refused, 0.2 of a prompt earned, 16 s to go
+    now[0] = 4.0 + 20.0
+    assert limit.take("phone") == 0                        # 20 s on: one more

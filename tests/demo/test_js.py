@@ -1,5 +1,6 @@
-"""The class page's script (blockviz/demo/static/class_page.js) in node's test runner with jsdom,
-fed the messages a real engine's ClassFeed makes (tests/demo/js/class_page.test.mjs)."""
+"""The demo's front-end files in node's test runner with jsdom: the class page's script
+(blockviz/demo/static/class_page.js) fed the messages a real engine's ClassFeed makes
+(tests/demo/js/class_page.test.mjs), and the teacher's autorun extension (autorun.test.mjs)."""
 import json
 import os
 import shutil
@@ -37,7 +38,7 @@ def fixture() -> dict:
     return {"page": page_html("en"), "messages": messages}
 
 
-def test_the_class_page_script_passes_its_tests_in_node(tmp_path):
+def test_the_demos_scripts_pass_their_tests_in_node(tmp_path):
     node = shutil.which("node")
     if node is None or not (JSDOM / "jsdom").is_dir():
         pytest.skip("node or jsdom not found (scripts/test.sh installs Debian's nodejs and node-jsdom)")

@@ -1,5 +1,7 @@
 """The header, status line, totals and requests table: pure HTML, every user text escaped, the
 status line's fields in fixed places."""
+import re
+
 from blockviz import Simulator
 from blockviz.demo.hits import HitLedger
 from blockviz.demo.render import Status, Texts, requests_table_html, status_html, totals_html
@@ -47,3 +49,11 @@ def test_the_table_shows_the_running_the_first_waiting_and_the_newest_finished()
     assert table.count('data-status="waiting"') == min(MAX_WAITING_ROWS, statuses.count("waiting"))
     assert table.count('data-status="finished"') == min(MAX_FINISHED_ROWS, statuses.count("finished"))
     assert f"and {statuses.count('waiting') - MAX_WAITING_ROWS} more waiting" in table
+    # what is happening first: running, then waiting, then the newest finished first
+    rows = re.findall(r'<tr data-status="(\w+)" data-label="[^"]*" data-seq="(\d+)"', table)
+    order = {"running": 0, "waiting": 1, "finished": 2}
+    assert [order[s] for s, _ in rows] == sorted(order[s] for s, _ in rows)
+    finished = [int(seq) for s, seq in rows if s == "finished"]
+    newest = sorted((seq.seq_id for seq in snapshot.seqs.values() if seq.status == "finished"), reverse=True)
+    assert finished == newest[:MAX_FINISHED_ROWS]
+    assert table.index("more waiting") < table.index('data-status="finished"') < table.index("earlier finished")

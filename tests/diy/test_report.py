@@ -75,3 +75,34 @@ def test_differences_in_words():
     assert describe(Mismatch("call", call, 1, 0), "en") == "can_allocate(B) returned 1 in yours, 0 in the engine's."
     assert describe(Mismatch("hash_to_block_id", 2**63, None, 4), "zh") == \
         "hash_to_block_id[800000] 在你的实现里是 不存在，引擎里是 #4。"
+
+
+def test_the_report_names_the_method_at_fault_and_both_choices_in_words():
+    """Each known wrong BlockManager changes one method: the report blames that one, in both languages."""
+    from blockviz.diy.stages import METHODS
+    for name, wrong in WRONG.items():
+        changed = next(method for method in vars(wrong.cls) if method in METHODS)
+        for lang, words in (("en", "The method at fault: "), ("zh", "出错的方法：")):
+            report = check(wrong.cls, wrong.stage, lang=lang)
+            assert report.divergence.culprit.method == changed, name
+            line = report.lines()[1]
+            assert line.startswith(words + changed), (name, line)
+            assert f"<code>{changed}</code>" in report.html()
+
+
+def test_a_wrong_pick_from_the_free_queue_says_which_block_each_side_took():
+    report = check(WRONG["pops the free queue's tail"].cls, "allocate")
+    culprit = report.divergence.culprit
+    free = culprit.mine.before.free_block_ids
+    assert culprit.mine.result == free[-1] and culprit.engine.result == free[0]  # what the engine took: the head
+    assert (f"yours took block #{free[-1]}, the tail of the free queue; "
+            f"the engine's took block #{free[0]}, the head of the free queue.") in report.lines()[1]
+    zh = check(WRONG["pops the free queue's tail"].cls, "allocate", lang="zh").lines()[1]
+    assert f"你的实现取了块 #{free[-1]}，即空闲队列的队尾；引擎取了块 #{free[0]}，即空闲队列的队首。" in zh
+
+
+def test_a_caller_handing_out_other_blocks_is_to_blame():
+    report = check(WRONG["deallocates in the wrong order"].cls, "deallocate")
+    culprit = report.divergence.culprit
+    assert culprit.method == "deallocate" and culprit.mine.method == "_deallocate_block"
+    assert "yours called _deallocate_block(" in report.lines()[1]

@@ -7,6 +7,7 @@ import sys
 import nbformat
 import pytest
 
+from blockviz.i18n import t
 from blockviz.lessons import LESSONS
 from blockviz.lessons.bilingual import code_for, unpaired_prose
 from tests.lessons.common import (LANG_LINE, NAMES, ROOT, SOURCES, VARIANTS, build_notebooks, code_cells, read,
@@ -36,6 +37,8 @@ def test_build_is_deterministic_and_stripped(variant):
         assert "lang" not in cell.metadata
     assert nb.metadata.kernelspec.name == "python3"
     assert nb.metadata.blockviz.lang == variant[1]
+    # saved without widget state: the first cell says to run the cells again after reopening
+    assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.endswith(t("views.reopen", variant[1]))
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)

@@ -1,11 +1,13 @@
 """The front-end modules' own tests (tests/views/js/*.test.mjs), run by node's test runner from the
-one pytest command, with pictures and patches of real engine runs for the pool's patch protocol.
+one pytest command, with pictures and patches of real engine runs for the pool's patch protocol and
+an HTML player exported from one.
 scripts/test.sh installs Debian's nodejs and node-jsdom when node is missing."""
 import json
 import subprocess
 from pathlib import Path
 
 from blockviz import Simulator
+from blockviz.views.export import export_html
 from blockviz.views.pool_patch import pool_patch
 from blockviz.views.render_pool import pool_picture
 
@@ -36,11 +38,21 @@ def runs() -> list[dict]:
     return out
 
 
+def exported() -> Simulator:
+    """A run to export as an HTML player: two requests sharing a prefix, a dozen steps."""
+    sim = Simulator(num_blocks=12, block_size=4)
+    sim.add("the cat sat on the mat", max_tokens=4)
+    sim.add("the cat sat on a hat", max_tokens=4)
+    sim.run()
+    return sim
+
+
 def test_javascript_modules_pass_their_tests_in_node(tmp_path):
     node, env = node_with_jsdom()
     fixture = tmp_path / "pool.json"
     fixture.write_text(json.dumps(runs()))
     env["BV_POOL_FIXTURE"] = str(fixture)
+    env["BV_EXPORT_FIXTURE"] = str(export_html(exported(), tmp_path / "player.html", views=("pool", "events")))
     done = subprocess.run([node, "--test", *sorted(map(str, (HERE / "js").glob("*.test.mjs")))], env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]

@@ -49,3 +49,15 @@ def test_figure_has_the_four_plots_and_the_cursor(lifecycle):
                       "KV slots"]
     labels = [text.get_text() for text in fig.axes[0].get_legend().get_texts()]
     assert len(labels) == len(BlockState)
+
+
+def test_count_axes_start_at_zero_even_when_flat():
+    """A run without preemptions draws its preemptions axis from 0 (not ±0.05 around a flat zero)."""
+    sim = Simulator(num_blocks=8, block_size=4)
+    sim.add("abcdef", max_tokens=3)
+    sim.run()
+    fig = render_metrics(metrics_rows(sim.frames), lang="en")
+    for ax in (fig.axes[0], fig.axes[2], fig.axes[3]):
+        bottom, top = ax.get_ylim()
+        assert bottom == 0 and top >= 1, (ax.get_title(), bottom, top)
+    assert fig.axes[2].get_ylim() == (0, 1)

@@ -151,3 +151,44 @@ def test_cells_kept_from_earlier_pictures_draw_the_same_pool(num_blocks):
         assert pool_picture(*args, selected=selected, kept=kept) == pool_picture(*args, selected=selected)
         assert pool_picture(*args, lang="zh", kept=kept) == pool_picture(*args, lang="zh")
     assert kept
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("columns", [2, 3, 5, 9])
+def test_a_pool_given_its_columns_fits_their_width_legend_and_header_included(columns, lang):
+    """What a page's pane has room for: the cells in `columns` columns, and every text (the header
+    cut, the legend's lines wrapped) inside the picture's width."""
+    from blockviz.views.render_pool import FULL_CELL, GAP, PAD
+    from blockviz.views.svg import text_width
+    sim = Simulator(num_blocks=24, block_size=16)
+    sim.add("It is a truth universally acknowledged, that a single man", max_tokens=4)
+    sim.run(2)
+    picture = pool_picture(sim.snapshot(), sim.events(), lang=lang, columns=columns)
+    root = parse(picture.svg())
+    width = float(root.get("width"))
+    assert width == 2 * PAD + columns * (FULL_CELL[0] + GAP) and root.get("data-columns") == str(columns)
+    xs = sorted({float(el.get("x")) for el in with_attr(root, "data-block-id") for el in el.iter() if el.tag.endswith("rect")
+                 and el.get("width") == str(FULL_CELL[0])})
+    assert len(xs) == columns
+    for el in root.iter():
+        if el.tag.endswith("text") and el.text and el.get("text-anchor", "start") == "start":
+            right = float(el.get("x")) + text_width(el.text, float(el.get("font-size")))
+            assert right <= width + 0.5, (el.text, right, width)
+    legend = "".join(texts(parse(f"<svg>{picture.legend}</svg>"))).replace(" ", "")
+    for state in BlockState:  # every meaning whole: wrapped, not cut
+        assert t(f"state.{state.value}.meaning", lang).replace(" ", "") in legend
+
+
+
+def test_every_text_of_a_cell_stays_inside_its_cell():
+    """A long token text is cut inside its own cell, never drawn over the next one."""
+    from blockviz.views.svg import text_width
+    sim = Simulator(num_blocks=8, block_size=16)
+    sim.add("It is a truth universally acknowledged, that a single man in possession", max_tokens=2)
+    sim.run(1)
+    for cell in with_attr(parse(pool_picture(sim.snapshot(), sim.events()).svg()), "data-block-id"):
+        rect = next(el for el in cell.iter() if el.tag.endswith("rect"))
+        right = float(rect.get("x")) + float(rect.get("width"))
+        for el in cell.iter():
+            if el.tag.endswith("text") and el.text and el.get("text-anchor", "start") == "start":
+                assert float(el.get("x")) + text_width(el.text, float(el.get("font-size"))) <= right, el.text

@@ -114,6 +114,20 @@ def test_clicking_a_block_shows_its_detail_and_a_second_click_closes_it():
     assert pool.selected is None
 
 
+def test_the_pool_flows_into_the_columns_its_page_has_room_for():
+    """pool.js sets `columns` from its pane's width: the pool is sent whole in that many columns, and
+    the steps after it keep them."""
+    sim = fresh()
+    sim.run(3)
+    pool = PoolView(sim, step=1)
+    assert parse(pool.svg).get("data-columns") == "7"
+    version = pool.full["version"]
+    pool.columns = 3
+    assert pool.full["version"] > version and parse(pool.full["svg"]).get("data-columns") == "3"
+    pool.step = 2
+    assert parse(pool.svg).get("data-columns") == "3" and parse(pool.svg).get("data-step") == "2"
+
+
 def shows(page, pages, svg: str) -> bool:
     """The pool page shows exactly `svg`."""
     return page.html("svg") == pages.parse(svg)

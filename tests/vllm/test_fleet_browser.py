@@ -2,7 +2,8 @@
 instances with a prompt routed; this test publishes each instance's KV events (vLLM's wire format,
 from the in-process publisher), and chromium must mark the instance the router picks, move the
 mark when the other instance comes to hold as long a prefix (the tie rule), and show each
-instance's own forest. Screenshot: out/browser/fleet.png."""
+instance's own forest, each fitting its instance at 1280, 1400 and 900 px (no sideways scroll).
+Screenshots: out/browser/fleet.png, fleet-900.png."""
 import sys
 import time
 from pathlib import Path
@@ -58,3 +59,12 @@ def test_the_fleet_view_in_jupyterlab_marks_the_routers_pick(chromium, tmp_path)
             assert "comes first" in page.locator(".bv-fleet-why").first.inner_text()
             (REPO / "out" / "browser").mkdir(parents=True, exist_ok=True)
             page.locator(".bv-fleet").screenshot(path=str(REPO / "out" / "browser" / "fleet.png"))
+            # each forest fits its instance: nothing scrolls sideways, its header whole inside it
+            for width in (1280, 1400, 900):
+                page.set_viewport_size({"width": width, "height": 1000})
+                page.wait_for_timeout(300)
+                fits = page.evaluate("""() => [...document.querySelectorAll('.bv-fleet-forest')].map(f => {
+                    const svg = f.querySelector('svg').getBoundingClientRect(), box = f.getBoundingClientRect();
+                    return f.scrollWidth <= f.clientWidth + 1 && svg.right <= box.right + 1; })""")
+                assert fits == [True, True], (width, fits)
+            page.locator(".bv-fleet").screenshot(path=str(REPO / "out" / "browser" / "fleet-900.png"))

@@ -100,3 +100,18 @@ def test_a_burst_row_says_when_vllm_took_each_request_in():
     rows = parse(render_lab(result)).findall(".//tbody/tr")
     assert t("lab.admitted", step=4) in "".join(rows[0].find("th").itertext())
     assert t("lab.burst", others="X") in "".join(rows[1].find("th").itertext())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_numbers_align_right_text_left_and_the_block_names_have_a_key(result, lang):
+    root = parse(render_lab(result, lang))
+    head = [th.get("class") for th in root.findall(".//thead/tr/th")]
+    assert head == [None, "bv-num", "bv-num", "bv-num", None, None, None]
+    for row in root.findall(".//tbody/tr"):
+        cells = row.findall("td")
+        assert [c.get("class") for c in cells[:3]] == ["bv-num"] * 3 and all(c.text.isdigit() for c in cells[:3])
+        assert all(c.get("class") is None for c in cells[3:])  # stored / evicted and why: text, left
+    legend = root.find(".//p[@class='bv-lab-legend']")
+    assert legend is not None and legend.text == t("views.lab_legend", lang) and "R3:0" in legend.text
+    from blockviz.views.lab import CSS
+    assert ".bv-lab-requests .bv-num { text-align: right;" in CSS.read_text()

@@ -5,4 +5,5 @@ window.bvClass = classPage({
   document, EventSource, fetch: window.fetch.bind(window),
   motion: !window.matchMedia("(prefers-reduced-motion: reduce)").matches,
   frame: (f) => requestAnimationFrame(f),
+  prefersDark: () => window.matchMedia("(prefers-color-scheme: dark)").matches,
 });

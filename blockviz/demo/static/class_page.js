@@ -8,10 +8,49 @@ import { applyPatch, showFull } from "../../views/js/pool_patch.js";
 
 const PARTS = { header: "bv-header", status: "bv-status", totals: "bv-totals", table: "bv-table",
                 events: "bv-events", chain: "bv-chain", mapping: "bv-mapping" };
-const THEMES = ["auto", "light", "dark"];
+const STRIP_MAX = 256;  // pools up to this many cells get the phone's strip; larger ones are already compact
+
+// The pool as a strip of chips for a narrow screen (class.css shows it there instead of the picture):
+// one chip per cell of the picture, its number and glyph in the picture's own colours, the cell's
+// whole label as its title; the legend's swatches and counts after them. Built from the picture
+// after each message, so it shows what the picture shows and nothing else.
+export function drawStrip(strip, pane, document) {
+  const cells = pane.querySelectorAll('[data-part="cells"] > [data-block-id]');
+  if (cells.length > STRIP_MAX) return false;
+  const chip = (fill, ink, words, title) => {
+    const el = document.createElement("span");
+    el.className = "bv-chip";
+    el.style.background = fill;
+    el.style.color = ink;
+    el.textContent = words;
+    if (title) el.title = title;
+    return el;
+  };
+  const chips = document.createElement("div"), legend = document.createElement("div");
+  chips.className = "bv-chips";
+  legend.className = "bv-strip-legend";
+  for (const cell of cells) {
+    const [number, corner] = cell.querySelectorAll("text");
+    const item = chip(cell.querySelector("rect").getAttribute("fill"), number.getAttribute("fill"),
+                      `${number.textContent} ${corner ? corner.textContent : ""}`.trim(), cell.getAttribute("aria-label"));
+    item.dataset.blockId = cell.dataset.blockId;
+    item.dataset.state = cell.dataset.state;
+    chips.append(item);
+  }
+  for (const swatch of pane.querySelectorAll('[data-part="legend"] > rect')) {
+    const glyph = swatch.nextElementSibling, name = glyph && glyph.nextElementSibling;
+    if (!name) continue;
+    const entry = document.createElement("span");
+    entry.append(chip(swatch.getAttribute("fill"), glyph.getAttribute("fill"), glyph.textContent), ` ${name.textContent}`);
+    legend.append(entry);
+  }
+  strip.replaceChildren(chips, legend);
+  return true;
+}
+
 
 export function classPage({ document, EventSource, fetch, now = () => Date.now() / 1000, motion = true,
-                            frame = (f) => f() }) {
+                            frame = (f) => f(), prefersDark = () => false }) {
   const $ = (id) => document.getElementById(id);
   const pane = $("bv-pool");
   // read by the tests and bench/demo.py: seconds from the engine's stamp to arriving here and to
@@ -28,6 +67,7 @@ export function classPage({ document, EventSource, fetch, now = () => Date.now()
     }
     document.body.dataset.version = String(message.version);
     document.body.dataset.step = String(message.step);
+    document.body.dataset.strip = drawStrip($("bv-strip"), pane, document) ? "on" : "off";
     $("bv-prompt").hidden = !message.prompts;
     $("bv-offline").hidden = true;
     seen.messages += 1;
@@ -71,9 +111,11 @@ export function classPage({ document, EventSource, fetch, now = () => Date.now()
     answer.textContent = text;
   });
 
+  // light and dark in turn, starting from the one shown (the system's until the first press), so
+  // every press changes the page
   $("bv-theme").addEventListener("click", () => {
-    const next = THEMES[(THEMES.indexOf(document.body.dataset.theme || "auto") + 1) % THEMES.length];
-    document.body.dataset.theme = next;
+    const shownNow = document.body.dataset.theme || (prefersDark() ? "dark" : "light");
+    document.body.dataset.theme = shownNow === "dark" ? "light" : "dark";
   });
   return seen;
 }

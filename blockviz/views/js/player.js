@@ -67,7 +67,22 @@ function render({ model, el }) {
   play.classList.add("bv-play");
   const jump = document.createElement("input");
   jump.type = "number"; jump.className = "bv-jump"; jump.setAttribute("aria-label", s.jump); jump.title = s.jump;
-  jump.addEventListener("change", () => send("seek", +jump.value));
+  // Enter seeks at once (JupyterLab would otherwise take the key, and a number field only reports a
+  // change when it loses focus); leaving the field seeks too, unless Enter already sent that step
+  let sought = null;
+  const seek = () => {
+    if (jump.value === "" || jump.value === sought) return;
+    sought = jump.value;
+    send("seek", +jump.value);
+  };
+  jump.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    e.stopPropagation();
+    seek();
+  });
+  jump.addEventListener("input", () => { sought = null; });
+  jump.addEventListener("change", seek);
   jump.addEventListener("blur", () => draw());  // the step shown again, once the reader is done
   const speed = document.createElement("select");
   speed.setAttribute("aria-label", s.speed); speed.title = s.speed;

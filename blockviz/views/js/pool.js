@@ -42,6 +42,21 @@ function render({ model, el }) {
     }
     return Boolean(next);
   };
+  // the cells flow in as many columns as the pane has room for (the picture says each cell's step
+  // and its padding): Python is told when that number changes, and sends the pool redrawn whole
+  const fit = () => {
+    const svg = pane.querySelector("svg[data-cell-step]");
+    if (!svg || !pane.clientWidth) return;
+    const wanted = Math.max(1, Math.floor((pane.clientWidth - 2 * +svg.dataset.pad) / +svg.dataset.cellStep));
+    const blocks = +svg.dataset.numBlocks || wanted;
+    const shown = +svg.dataset.columns;
+    if (Math.min(wanted, blocks) !== shown && wanted !== model.get("columns")) {
+      model.set("columns", wanted);
+      model.save_changes();
+    }
+  };
+  if (window.ResizeObserver) new window.ResizeObserver(() => requestAnimationFrame(fit)).observe(pane);
+  model.on("change:full", () => requestAnimationFrame(fit));
   model.on("change:full", drawFull);
   model.on("change:patch", patch);
   model.on("change:ahead", readAhead);

@@ -18,10 +18,11 @@ class FakeSource {
   send(message) { this.listeners[message.type]({ data: JSON.stringify(message) }); }
 }
 
-function open(fetch = async () => ({ ok: true, json: async () => ({ message: "queued" }) })) {
+function open(fetch = async () => ({ ok: true, json: async () => ({ message: "queued" }) }), prefersDark = () => false) {
   const { window } = new JSDOM(fixture.page);
   FakeSource.all = [];
-  const seen = classPage({ document: window.document, EventSource: FakeSource, fetch, now: () => 1e12, motion: false });
+  const seen = classPage({ document: window.document, EventSource: FakeSource, fetch, now: () => 1e12, motion: false,
+                           prefersDark });
   return { window, document: window.document, seen, source: () => FakeSource.all.at(-1) };
 }
 
@@ -93,10 +94,33 @@ test("a page says when the teacher's engine has gone, until it is back", () => {
   assert.equal(document.getElementById("bv-offline").hidden, true);
 });
 
-test("the theme button cycles auto, light, dark", () => {
-  const { document } = open();
-  const button = document.getElementById("bv-theme");
-  const seen = [];
-  for (let i = 0; i < 3; i++) { button.click(); seen.push(document.body.dataset.theme); }
-  assert.deepEqual(seen, ["light", "dark", "auto"]);
+test("every press of the theme button changes the page, the first from the system's theme", () => {
+  for (const [system, expected] of [[false, ["dark", "light", "dark"]], [true, ["light", "dark", "light"]]]) {
+    const { document } = open(undefined, () => system);
+    const button = document.getElementById("bv-theme");
+    const seen = [];
+    for (let i = 0; i < 3; i++) { button.click(); seen.push(document.body.dataset.theme); }
+    assert.deepEqual(seen, expected);
+  }
+});
+
+test("the phone's strip has a chip per block in the picture's colours, and the legend's counts", () => {
+  const { document, source } = open();
+  for (const { message, states: expected } of fixture.messages) {
+    source().send(message);
+    assert.equal(document.body.dataset.strip, "on");
+    const chips = [...document.querySelectorAll("#bv-strip .bv-chips .bv-chip")];
+    assert.deepEqual(chips.map((c) => c.dataset.state), expected);
+    const cells = [...document.querySelectorAll('#bv-pool [data-part="cells"] > [data-block-id]')];
+    chips.forEach((chip, i) => {
+      assert.equal(chip.dataset.blockId, cells[i].dataset.blockId);
+      assert.match(chip.textContent, new RegExp(`^#${cells[i].dataset.blockId}\\b`));
+      assert.equal(chip.title, cells[i].getAttribute("aria-label"));
+      assert.ok(chip.style.background && chip.style.color);
+    });
+  }
+  const entries = [...document.querySelectorAll("#bv-strip .bv-strip-legend > span")];
+  assert.ok(entries.length >= 3);
+  const counted = entries.reduce((sum, e) => sum + Number(e.textContent.match(/(\d+)$/)[1]), 0);
+  assert.equal(counted, document.querySelectorAll("#bv-strip .bv-chips .bv-chip").length);  // every block counted once
 });

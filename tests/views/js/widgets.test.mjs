@@ -66,6 +66,24 @@ test("keys: ← and → step, space plays; the step field seeks; the follow box 
   assert.equal(new Set(model.sent.map((m) => m.id)).size, 5);  // each command named, for its answer
 });
 
+test("Enter in the step field seeks at once, and leaving the field then does not seek again", async () => {
+  const [model, el] = await player();
+  const jump = el.querySelector(".bv-jump");
+  let reachedRoot = 0;
+  el.addEventListener("keydown", () => { reachedRoot += 1; });
+  jump.value = "7";
+  jump.dispatchEvent(new window.Event("input"));
+  const enter = new window.KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true });
+  jump.dispatchEvent(enter);
+  assert.equal(enter.defaultPrevented, true);
+  assert.equal(reachedRoot, 0);  // JupyterLab's shortcuts never see it
+  jump.dispatchEvent(new window.Event("change"));  // the browser's own change, on blur
+  jump.value = "2";
+  jump.dispatchEvent(new window.Event("input"));
+  jump.dispatchEvent(new window.KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+  assert.deepEqual(model.sent.map(({ cmd, step }) => [cmd, step]), [["seek", 7], ["seek", 2]]);
+});
+
 test("an answer arriving while the reader types a step leaves the typing alone; leaving the field shows the step", async () => {
   const [model, el] = await player();
   document.body.append(el);

@@ -1,0 +1,85 @@
+"""Which method went wrong. On the run that draws the pictures every call into the block manager is
+kept (the scheduler's and the block manager's own, each as it returns, so the innermost first) with
+the pool it found, what it returned and the pool it left. The method at fault is the first call
+that found the same pool as the engine's call and returned or left another; a call that found the
+pool already changed by its caller is skipped, so the blame goes to the caller."""
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, Callable
+
+from blockviz.diy.compare import Mismatch, state_differences
+from blockviz.diy.state import BlockValues, RequestState, State
+
+
+@dataclass(frozen=True)
+class TracedCall:
+    method: str
+    callers: tuple[str, ...]  # the calls it ran inside, outermost first (() : the scheduler's own)
+    seq_id: int | None        # the request it was for (an inner call: its caller's)
+    args: tuple               # after seq
+    result: Any
+    before: State             # the pool it found, with its request
+    after: State              # the pool it left
+
+
+class Trace:
+    def __init__(self):
+        self.calls: list[TracedCall] = []
+        self.stack: list[tuple[str, int | None]] = []  # (method, seq_id) of the calls running
+
+
+def pool_of(bm, seq) -> State:
+    requests = {} if seq is None else {"": RequestState(seq.status.name.lower(), tuple(seq.block_table),
+                                                         seq.num_cached_tokens, seq.num_tokens)}
+    return State(tuple(BlockValues(b.ref_count, b.hash, tuple(b.token_ids)) for b in bm.blocks),
+                 tuple(bm.free_block_ids), frozenset(bm.used_block_ids), dict(bm.hash_to_block_id), requests, (), ())
+
+
+def traced(name: str, method: Callable, trace: Trace) -> Callable:
+    @wraps(method)
+    def call(self, *args):
+        seq = args[0] if args and hasattr(args[0], "block_table") else None
+        outer = next((seq_id for _, seq_id in reversed(trace.stack) if seq_id is not None), None)
+        seq_id = seq.seq_id if seq is not None else outer
+        before = pool_of(self, seq)
+        trace.stack.append((name, seq_id))
+        try:
+            result = method(self, *args)
+        finally:
+            trace.stack.pop()
+        trace.calls.append(TracedCall(name, tuple(m for m, _ in trace.stack), seq_id, args[1:] if seq else args,
+                                      result, before, pool_of(self, seq)))
+        return result
+    return call
+
+
+@dataclass(frozen=True)
+class Culprit:
+    label: str                   # the request
+    mine: TracedCall
+    engine: TracedCall
+    effect: Mismatch | None      # the first difference in the pool the call left (None: only its result differs)
+
+    @property
+    def method(self) -> str:
+        """The method at fault: the call's own, or its caller's when the caller passed other arguments."""
+        return self.mine.method if self.mine.args == self.engine.args else self.mine.callers[-1]
+
+
+def culprit(mine: list[TracedCall], engine: list[TracedCall], labels: dict[int, str]) -> Culprit | None:
+    """The first call, made by both sides in the same place, that returned or left something else;
+    None when the sides called different methods first (the report's call differences say so)."""
+    for a, b in zip(mine, engine):
+        if (a.method, a.callers) != (b.method, b.callers):
+            return None
+        if a.args != b.args:  # the caller chose another block to hand it
+            return Culprit(labels.get(a.seq_id, "?"), a, b, None) if a.callers else None
+        if a.before != b.before:
+            continue  # its caller changed the pool first: the caller is to blame
+        if a.result != b.result or a.after != b.after:
+            label = labels.get(a.seq_id, "?")
+            effect = next(iter(state_differences(a.after, b.after)), None)
+            if effect is not None and effect.where == "":  # the call's request, kept unnamed in its pool
+                effect = Mismatch(effect.field, label, effect.mine, effect.engine)
+            return Culprit(label, a, b, effect)
+    return None
