@@ -83,8 +83,6 @@ STRINGS: dict[str, dict[str, str]] = {
                       "zh": "老师的引擎未连接：这是它发来的最后一幅画面"},
     "class.theme": {"en": "theme", "zh": "主题"},
     "class.events_title": {"en": "events at this step", "zh": "本步事件"},
-    "class.chain_title": {"en": "hash chain", "zh": "哈希链"},
-    "class.mapping_title": {"en": "block table", "zh": "块表"},
     "class.prompt_label": {"en": "your prompt:", "zh": "你的提示："},
     "class.prompt_send": {"en": "Send", "zh": "发送"},
     "class.cell": {"en": "block {block}: {state}, ref {ref}, hash {hash}, tokens “{tokens}”, queue {queue}",

@@ -245,7 +245,7 @@ STRINGS: dict[str, dict[str, str]] = {
                                "prompt (or reply) holds it, R3:1 its second. + stored at that request's steps, − "
                                "evicted then.",
                          "zh": "块的名字形如 R3:0：第一个含有它的请求（提示或回复）R3 的第 0 块；R3:1 是它的第 1 块。"
-                               "“+” 是该请求的步骤里存入的块，“−” 是那时驱逐的块。"},
+                               "“+” 是该请求的步骤里存入的块，“−” 是那时逐出的块。"},
     # the first cell of every lesson notebook (scripts/build_notebooks.py): the views live in the kernel
     "views.reopen": {"en": "*The views in this notebook live in its kernel: when you reopen it, run all its cells "
                            "again (Run ▸ Run All Cells). Until then JupyterLab shows “Error displaying widget: model "

@@ -198,7 +198,7 @@ def test_the_pages_words_are_escaped_into_its_template(monkeypatch):
     in the template has a value (a missing one is an error, not a '$name' on screen)."""
     from blockviz.demo import classroom
     hostile = '<img src=x onerror="alert(1)">&'
-    monkeypatch.setattr(classroom, "tr", lambda key, lang, **kw: f"{key} {hostile}")
+    monkeypatch.setattr(classroom, "t", lambda key, lang, **kw: f"{key} {hostile}")
     page = classroom.page_html("en")
     assert "<img" not in page and page.count("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;") == len(classroom.PAGE_WORDS)
     assert "$" not in page
