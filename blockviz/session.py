@@ -5,6 +5,7 @@ scheduled batch into one sampled token per request. The live loop runs nano-vllm
 Scheduler and logs its inputs; frames (events + snapshots) are replayed from that log when a
 view first asks for them (blockviz/trace/replay.py).
 """
+from dataclasses import dataclass
 from time import perf_counter
 
 from blockviz import checks
@@ -31,6 +32,18 @@ def request_label(index: int) -> str:
     return label
 
 
+@dataclass(frozen=True)
+class Batch:
+    """What one step scheduled: kept as Session.last_batch for drivers (a step-time model, a replay)."""
+    seqs: tuple[Sequence, ...]
+    is_prefill: bool
+    num_tokens: int   # tokens scheduled: prompt chunks in a prefill step, one a request in a decode step
+
+    @property
+    def num_seqs(self) -> int:
+        return len(self.seqs)
+
+
 class Session(Timeline):
     """record: keep every step for the views (default). history: keep only the newest N steps
     (live streams, the demo; trimmed in batches, so up to N + N/4); a view or seek before the
@@ -51,6 +64,7 @@ class Session(Timeline):
         self.labels: dict[int, str] = {}
         self.num_added = 0
         self.num_steps = 0
+        self.last_batch: Batch | None = None  # what the latest step scheduled
         self.free_order: list[int] | None = None
         self.step_records: list[StepRecord] = []  # inputs of steps records_dropped + 1, ... not replayed yet
         self.records_dropped = 0                   # inputs already replayed and let go (bounded history)
@@ -130,6 +144,7 @@ class Session(Timeline):
             failed, seqs = e, outgrown(self.scheduler)
             end_failed_batch(self.scheduler, seqs)
         num_tokens = sum(seq.num_scheduled_tokens for seq in seqs)
+        self.last_batch = Batch(tuple(seqs), is_prefill if failed is None else False, num_tokens)
         if failed is None:
             try:
                 token_ids = self.compute(seqs, is_prefill)

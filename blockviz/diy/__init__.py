@@ -2,7 +2,7 @@
 and check() runs them against the engine's, step by step, on seeded random workloads.
 
     stages.py     which methods each stage (and lesson) covers
-    workloads.py  the seeded random workloads, and driving a Simulator through one
+    workloads.py  the seeded random workloads (blockviz.workload Workloads, with their seed and hash)
     assemble.py   the class a check runs: the learner's methods of the stage, the engine's for the rest
     limit.py      a line limit per engine step that cuts an endless loop in the learner's code
     faults.py     what stops the learner's code (not written, raised, too long), with its traceback
@@ -18,6 +18,6 @@ and check() runs them against the engine's, step by step, on seeded random workl
 from blockviz.diy.check import check
 from blockviz.diy.report import Report
 from blockviz.diy.stages import METHODS, STAGES, Stage, stage_named
-from blockviz.diy.workloads import Workload, workload
+from blockviz.diy.workloads import SeededWorkload, workload
 
-__all__ = ["METHODS", "STAGES", "Report", "Stage", "Workload", "check", "stage_named", "workload"]
+__all__ = ["METHODS", "STAGES", "Report", "SeededWorkload", "Stage", "check", "stage_named", "workload"]

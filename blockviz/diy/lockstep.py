@@ -6,13 +6,14 @@ from blockviz.diy.compare import Mismatch, call_differences, differences
 from blockviz.diy.faults import Fault, Stop, engine_raised
 from blockviz.diy.pictures import Pictures
 from blockviz.diy.side import Side
-from blockviz.diy.workloads import Workload, due
+from blockviz.diy.workloads import SeededWorkload
 from blockviz.engine.block_manager import BlockManager
+from blockviz.workload import Player
 
 
 @dataclass
 class Divergence:
-    workload: Workload
+    workload: SeededWorkload
     step: int                             # 0: before the first step (the learner's __init__)
     differences: tuple[Mismatch, ...]   # with a fault: only a call that returned something else before it
     fault: Fault | None
@@ -20,7 +21,7 @@ class Divergence:
     engine: Pictures | None
 
 
-def lockstep(learner: type, checked: tuple[str, ...], workload: Workload,
+def lockstep(learner: type, checked: tuple[str, ...], workload: SeededWorkload,
              pictures: bool = False) -> tuple[Divergence | None, int]:
     """The first divergence (None: the same at every step) and the steps compared."""
     engine = Side(BlockManager, (), workload, pictures)
@@ -31,23 +32,24 @@ def lockstep(learner: type, checked: tuple[str, ...], workload: Workload,
     except Exception as e:  # arrange_free_queue on a pool the learner's __init__ built wrong
         return Divergence(workload, 0, (), engine_raised(e), None, engine.pictures), 0
     step = 0
-    while True:
-        arriving = due(workload, engine.added, step, engine.sim.is_finished())
-        engine.add(arriving)
-        mine.add(arriving)
-        if step == 0:
-            found = compare(workload, mine, engine, mine.outcome(), engine.outcome(), 0)
+    with Player(workload.workload, engine.sim) as player:  # the engine's side decides when requests arrive
+        while True:
+            mine.add([s.request for s in player.admit()])
+            if step == 0:
+                found = compare(workload, mine, engine, mine.outcome(), engine.outcome(), 0)
+                if found:
+                    return found, 0
+            if player.done:
+                return None, step
+            step += 1
+            ours, theirs = mine.step(), engine.step()
+            player.stepped()
+            found = compare(workload, mine, engine, ours, theirs, step)
             if found:
-                return found, 0
-        if engine.sim.is_finished():
-            return None, step
-        step += 1
-        found = compare(workload, mine, engine, mine.step(), engine.step(), step)
-        if found:
-            return found, step
+                return found, step
 
 
-def compare(workload: Workload, mine: Side, engine: Side, mine_after, engine_after, step: int) -> Divergence | None:
+def compare(workload: SeededWorkload, mine: Side, engine: Side, mine_after, engine_after, step: int) -> Divergence | None:
     (ours, fault), (theirs, engine_fault) = mine_after, engine_after
     if engine_fault is not None:  # the workloads are ones the engine runs: this is the checker's bug
         raise RuntimeError(f"the engine failed on workload {workload.seed}: {engine_fault.message}")

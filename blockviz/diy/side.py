@@ -1,17 +1,19 @@
 """One engine of a check: a Simulator whose scheduler runs a given BlockManager class, with the
 scheduler's calls into it logged, the learner's code under a line limit, and its pictures."""
+from dataclasses import replace
+
 from blockviz.diy.assemble import CallLog, assemble
 from blockviz.diy.compare import StepResult
 from blockviz.diy.faults import Fault, Stop, engine_raised
 from blockviz.diy.limit import LineLimit, codes_of
 from blockviz.diy.pictures import Pictures
 from blockviz.diy.state import state_of
-from blockviz.diy.workloads import Request, Workload, add
+from blockviz.diy.workloads import SeededWorkload
 from blockviz.config import Config
 from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.scheduler import Scheduler
-from blockviz.sim import Simulator
 from blockviz.trace.events import Scheduled
+from blockviz.workload import Request, add
 
 
 class BuildScheduler(Scheduler):
@@ -38,26 +40,23 @@ class BuildScheduler(Scheduler):
 
 class Side:
 
-    def __init__(self, learner: type, checked: tuple[str, ...], workload: Workload, pictures: bool):
+    def __init__(self, learner: type, checked: tuple[str, ...], seeded: SeededWorkload, pictures: bool):
         self.log = CallLog()
-        block_manager, self.missing = assemble(learner, checked, self.log, workload.hash_values)
+        block_manager, self.missing = assemble(learner, checked, self.log, seeded.hash_values)
         self.limit = LineLimit(codes_of(learner, BlockManager))
-        options = workload.simulator_options()
-        order = options.pop("free_order")
-        self.sim = Simulator(**options, record=False)
+        order = seeded.workload.free_order
+        self.sim = replace(seeded.workload, free_order=None).simulator(record=False)
         self.pictures = Pictures(self.sim) if pictures else None
-        self.added = 0
         # Before any request, the Session's scheduler is rebuilt around this block manager (its
         # __init__ is the learner's when written): blockviz/engine stays nano-vllm's.
         with self.limit.step():
             self.sim.scheduler = BuildScheduler(self.sim.config, block_manager)
         if order is not None:
-            self.sim.arrange_free_queue(order)
+            self.sim.arrange_free_queue(list(order))
 
-    def add(self, requests: tuple[Request, ...]):
+    def add(self, requests: list[Request]):
         for request in requests:
             add(self.sim, request)
-        self.added += len(requests)
 
     def step(self) -> tuple[StepResult | None, Fault | None]:
         """One engine step: what it did, or what stopped the learner's code."""

@@ -2,7 +2,7 @@
 from typing import Any, Callable
 
 from blockviz.diy.compare import Mismatch
-from blockviz.diy.workloads import Workload
+from blockviz.diy.workloads import SeededWorkload
 from blockviz.i18n import t
 from blockviz.views.format import short_hash
 
@@ -67,9 +67,10 @@ def describe(d: Mismatch, lang: str, code: Code = str) -> str:
     return t("diy.diff.whole", lang, field=code(d.field), mine=mine, engine=engine)
 
 
-def workload_text(w: Workload, lang: str, code: Code = str) -> str:
-    requests = t("diy.sep", lang).join(t("diy.request", lang, label=code(r.label), tokens=code(len(r.prompt)),
-                           new=code(r.max_tokens), arrives=code(r.arrives)) for r in w.requests)
-    return t("diy.workload", lang, seed=code(w.seed), block_size=code(w.block_size), num_blocks=code(w.num_blocks),
-             max_num_seqs=code(w.max_num_seqs), max_num_batched_tokens=code(w.max_num_batched_tokens),
-             requests=requests)
+def workload_text(seeded: SeededWorkload, lang: str, code: Code = str) -> str:
+    w = seeded.workload
+    requests = t("diy.sep", lang).join(t("diy.request", lang, label=code(r.label), tokens=code(r.num_prompt_tokens),
+                           new=code(r.max_tokens), arrives=code(r.arrival)) for r in w.requests)
+    return t("diy.workload", lang, seed=code(seeded.seed), block_size=code(w.block_size),
+             num_blocks=code(w.num_blocks), max_num_seqs=code(w.max_num_seqs),
+             max_num_batched_tokens=code(w.max_num_batched_tokens), requests=requests)

@@ -22,14 +22,14 @@ SEED_004_SLOTS = {"block_size": 4, "block_table": [5, 2, 7], "num_tokens": 10, "
 def preset(name: str) -> tuple[dict, list]:
     """A preset scenario (blockviz/scenarios, `blockviz simulate --list`) as exercise params: its pool, and
     its requests as setup ops, each added once as many steps have run as its at_step says."""
-    scenario = load_scenario(name)
+    workload = load_scenario(name).workload
     ops, steps = [], 0
-    for r in sorted(scenario.requests, key=lambda r: r.at_step):
-        if r.at_step > steps:
-            ops.append(["step", r.at_step - steps])
-            steps = r.at_step
+    for r in workload.requests:  # in arrival order
+        if r.arrival > steps:
+            ops.append(["step", r.arrival - steps])
+            steps = r.arrival
         ops.append(["add", r.label, r.prompt, r.max_tokens])
-    return {"block_size": scenario.block_size, "num_blocks": scenario.num_blocks}, ops
+    return {"block_size": workload.block_size, "num_blocks": workload.num_blocks}, ops
 
 
 # nano-vllm's bug reports (lesson 08): ops are [add A, step 1, add B] (#144), [add A, step 1, add C, step 1,

@@ -16,6 +16,7 @@ from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence
 from blockviz.sim import Simulator
 from blockviz.trace.frame import Frame
+from blockviz.workload import Request, Workload, add, play, request
 
 
 def full_order(first: list[int], num_blocks: int) -> list[int]:
@@ -32,6 +33,21 @@ def full_order(first: list[int], num_blocks: int) -> list[int]:
 
 def encode(prompt) -> list[int]:
     return [ord(c) for c in prompt] if isinstance(prompt, str) else [int(t) for t in prompt]
+
+
+def requests_of(ops: list) -> tuple[list[Request], int]:
+    """Ops as workload requests, each arriving once the steps before it have run, and the steps in all."""
+    requests, steps = [], 0
+    for op in ops:
+        if op[0] == "add" and 4 <= len(op) <= 5:
+            label, prompt, max_tokens, *script = op[1:]
+            requests.append(request(len(requests), prompt=prompt, max_tokens=max_tokens, arrival=steps, label=label,
+                                    script=script[0] if script else None))
+        elif op[0] == "step":
+            steps += op[1] if len(op) > 1 else 1
+        else:
+            raise ValueError(f"unknown op {op!r}: use ['add', label, prompt, max_tokens(, script)] or ['step', n]")
+    return requests, steps
 
 
 @dataclass
@@ -53,8 +69,8 @@ class Built:
         return self.sim.labels[seq_id]
 
     def add(self, label: str, prompt, max_tokens: int, script=None) -> Sequence:
-        return self.sim.add(encode(prompt), max_tokens=max_tokens, label=label,
-                            script=None if script is None else encode(script))
+        return add(self.sim, request(self.sim.num_added, prompt=prompt, max_tokens=max_tokens, label=label,
+                                     script=script))
 
     def step(self) -> Frame:
         frame = self.sim.step()
@@ -62,26 +78,33 @@ class Built:
         return frame
 
     def run(self, ops: list) -> list[Frame]:
-        frames = []
-        for op in ops:
-            if op[0] == "add":
-                self.add(*op[1:])
-            elif op[0] == "step":
-                for _ in range(op[1] if len(op) > 1 else 1):
-                    frames.append(self.step())
-            else:
-                raise ValueError(f"unknown op {op!r}: use ['add', label, prompt, max_tokens(, script)] or ['step', n]")
+        """More ops on the engine as it is: its requests so far keep running."""
+        requests, steps = requests_of(ops)
+        config = self.sim.config
+        return self.play(Workload(config.kvcache_block_size, config.num_kvcache_blocks, requests,
+                                  max_num_seqs=config.max_num_seqs,
+                                  max_num_batched_tokens=config.max_num_batched_tokens), steps)
+
+    def play(self, workload: Workload, steps: int) -> list[Frame]:
+        start = self.sim.num_steps
+        play(workload, self.sim, until=steps)
+        ran = self.sim.num_steps - start
+        if ran < steps:
+            raise ValueError(f"nothing to run after step {self.sim.num_steps}: every request has finished, "
+                             f"but the ops ask for {steps} steps")
+        frames = [self.sim.frames[s] for s in range(start + 1, self.sim.num_steps + 1)]
+        self.frames += frames
         return frames
 
 
 def build(params: dict) -> Built:
     """Run a scenario's setup on a fresh Simulator."""
     order = full_order(list(params["free_order"]), params["num_blocks"]) if params.get("free_order") else None
-    sim = Simulator(num_blocks=params["num_blocks"], block_size=params["block_size"],
-                    max_num_batched_tokens=params.get("budget", 16384), eos=-1, rule=params.get("rule", "echo"),
-                    free_order=order)
-    built = Built(sim, [])
-    built.run(params.get("setup", []))
+    requests, steps = requests_of(params.get("setup", []))
+    workload = Workload(params["block_size"], params["num_blocks"], requests,
+                        max_num_batched_tokens=params.get("budget", 16384), free_order=order)
+    built = Built(workload.simulator(eos=-1, rule=params.get("rule", "echo")), [])
+    built.play(workload, steps)
     return built
 
 
@@ -91,10 +114,6 @@ def check_scenario(params: dict) -> None:
     for name in ("block_size", "num_blocks"):
         if name not in params:
             raise ValueError(f"a scenario needs {name}")
-    labels = [op[1] for op in params.get("setup", []) if op[0] == "add"]
-    repeated = sorted({label for label in labels if labels.count(label) > 1})
-    if repeated:
-        raise ValueError(f"each request needs its own label; {', '.join(repeated)} is used twice")
     try:
         build(params)
     except (ValueError, RuntimeError) as e:

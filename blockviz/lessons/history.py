@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from blockviz.queries import steps
+from blockviz.workload import play
 
 
 def ref_history(timeline, block_id: int) -> list[tuple[int, int, str]]:
@@ -14,14 +15,4 @@ def ref_history(timeline, block_id: int) -> list[tuple[int, int, str]]:
 def advance_to(scenario, sim, step: int) -> list:
     """Run a scenario's requests on `sim` until `step` engine steps have run (requests arriving at
     `step` are added, not yet scheduled). Returns the sequences added."""
-    added = []
-    pending = sorted(scenario.requests, key=lambda r: r.at_step)
-    while True:
-        while pending and pending[0].at_step <= sim.num_steps:
-            r = pending.pop(0)
-            added.append(sim.add(r.prompt, max_tokens=r.max_tokens, ignore_eos=r.ignore_eos, label=r.label,
-                                 script=r.script))
-        if sim.num_steps >= step or sim.is_finished():
-            return added
-        sim.step()
-
+    return [s.seq for s in play(scenario.workload, sim, until=step).served if s.seq is not None]

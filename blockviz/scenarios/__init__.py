@@ -18,13 +18,15 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from blockviz import checks
-from blockviz.limits import blocks_needed
 from blockviz.sim import Simulator
+from blockviz.workload import Workload, name_of, play, request
 
 PRESETS_DIR = Path(__file__).parent
 MAX_FILE_BYTES = 1_000_000
 MAX_REQUESTS = 1000
 MAX_STEPS = 5000  # a run of this many steps, and its table, print in a few seconds
+REQUEST_KEYS = ("prompt", "max_tokens", "at_step", "label", "script", "ignore_eos")  # at_step: Request.arrival
+POOL_KEYS = ("block_size", "num_blocks", "max_num_seqs", "max_num_batched_tokens", "free_order")
 
 
 def text(name: str, value) -> str:
@@ -33,102 +35,37 @@ def text(name: str, value) -> str:
     return value
 
 
-def tokens(name: str, value, allow_empty: bool = False) -> list[int]:
-    """Text (one token per character) or a list of token ids, as the Simulator takes them."""
-    ids = [ord(c) for c in value] if isinstance(value, str) else value
-    return checks.token_ids(name, ids, allow_empty=allow_empty)
-
-
-@dataclass
-class Request:
-    prompt: str | list[int]
-    max_tokens: int = 4
-    at_step: int = 0
-    label: str | None = None
-    script: str | list[int] | None = None
-    ignore_eos: bool = False
-
-    def __post_init__(self):
-        self.num_prompt_tokens = len(tokens("prompt", self.prompt))
-        checks.whole("max_tokens", self.max_tokens, 1)
-        checks.whole("at_step", self.at_step, 0, MAX_STEPS)
-        checks.label(self.label)
-        if self.script is not None:
-            tokens("script", self.script, allow_empty=True)
-        checks.flag("ignore_eos", self.ignore_eos)
-
-
 @dataclass
 class Scenario:
+    """A scenario file: its words, and its pool and requests as a Workload (blockviz/workload.py)."""
     name: str
     title: str
-    block_size: int
-    num_blocks: int
-    requests: list[Request]
-    max_num_seqs: int = 512
-    max_num_batched_tokens: int = 16384
-    free_order: list[int] | None = None
+    workload: Workload
     notes: str = ""
     max_steps: int = 1000
     tags: list[str] = field(default_factory=list)
     title_zh: str = ""  # the title in Chinese (the English one is shown when there is none)
 
     def __post_init__(self):
-        """Every value checked before the engine runs, so a bad file changes nothing and says why."""
         text("title", self.title)
         text("title_zh", self.title_zh)
         text("notes", self.notes)
         if not isinstance(self.tags, list) or not all(isinstance(tag, str) for tag in self.tags):
             raise ValueError(f"tags must be a list of texts, got {self.tags!r:.80}")
-        checks.whole("block_size", self.block_size, 1)
-        checks.whole("num_blocks", self.num_blocks, 1, checks.MAX_SIM_BLOCKS)
-        checks.whole("max_num_seqs", self.max_num_seqs, 1)
-        checks.whole("max_num_batched_tokens", self.max_num_batched_tokens, 1)
         checks.whole("max_steps", self.max_steps, 1, MAX_STEPS)
-        order = self.free_order
-        if order is not None and (not isinstance(order, list) or any(type(b) is not int for b in order)
-                                  or sorted(order) != list(range(self.num_blocks))):
-            raise ValueError(f"free_order must list every block id 0..{self.num_blocks - 1} once, "
-                             f"got {self.free_order!r:.80}")
-        if not 1 <= len(self.requests) <= MAX_REQUESTS:
-            raise ValueError(f"a scenario has 1..{MAX_REQUESTS} [[requests]], got {len(self.requests)}")
-        for i, r in enumerate(self.requests):
-            longest = r.num_prompt_tokens + r.max_tokens
-            if longest > checks.MAX_SIM_MODEL_LEN or blocks_needed(longest - 1, self.block_size) > self.num_blocks:
-                raise ValueError(f"request {i + 1} ({r.num_prompt_tokens} prompt + {r.max_tokens} max_tokens) "
-                                 f"can never fit in {self.num_blocks} blocks of {self.block_size}")
 
     def title_in(self, lang: str) -> str:
         return self.title_zh if lang == "zh" and self.title_zh else self.title
 
     def build(self, record: bool = True) -> Simulator:
-        return Simulator(num_blocks=self.num_blocks, block_size=self.block_size, max_num_seqs=self.max_num_seqs,
-                         max_num_batched_tokens=self.max_num_batched_tokens, free_order=self.free_order,
-                         record=record)
+        return self.workload.simulator(record=record)
 
     def run(self, sim: Simulator | None = None) -> Simulator:
         """Add each request at its arrival step and run until all are done."""
         try:
-            return self.run_on(sim or self.build())
+            return play(self.workload, sim or self.build(), max_steps=self.max_steps).engine
         except ValueError as e:
             raise ValueError(f"scenario {self.name}: {e}") from None
-
-    def run_on(self, sim: Simulator) -> Simulator:
-        pending = sorted(self.requests, key=lambda r: r.at_step)
-        while sim.num_steps < self.max_steps:
-            while pending and pending[0].at_step <= sim.num_steps:
-                r = pending.pop(0)
-                sim.add(r.prompt, max_tokens=r.max_tokens, ignore_eos=r.ignore_eos, label=r.label, script=r.script)
-            if sim.is_finished():
-                if not pending:
-                    break
-                raise ValueError(f"idle at step {sim.num_steps} "
-                                 f"before a request arriving at step {pending[0].at_step}")
-            sim.step()
-        if pending or not sim.is_finished():
-            raise ValueError(f"max_steps = {self.max_steps} ran out with requests still "
-                             f"{'to arrive' if pending else 'running'}; raise max_steps")
-        return sim
 
 
 def presets() -> list[str]:
@@ -161,8 +98,7 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
 
 def scenario_from(name: str, data: dict) -> Scenario:
     """A Scenario from parsed TOML, with a clear error for any unknown key or missing value."""
-    keys = [f.name for f in fields(Scenario) if f.name != "name"]
-    request_keys = [f.name for f in fields(Request)]
+    keys = [f.name for f in fields(Scenario) if f.name not in ("name", "workload")] + ["requests", *POOL_KEYS]
     unknown = [k for k in data if k not in keys]
     if unknown:
         raise ValueError(f"unknown key {unknown[0]!r}; a scenario has {', '.join(keys)}")
@@ -171,14 +107,22 @@ def scenario_from(name: str, data: dict) -> Scenario:
         raise ValueError(f"not a scenario: missing {', '.join(missing)}")
     if not isinstance(data["requests"], list) or not all(isinstance(r, dict) for r in data["requests"]):
         raise ValueError("requests must be [[requests]] tables")
+    if not 1 <= len(data["requests"]) <= MAX_REQUESTS:
+        raise ValueError(f"a scenario has 1..{MAX_REQUESTS} [[requests]], got {len(data['requests'])}")
+    checks.whole("num_blocks", data["num_blocks"], 1, checks.MAX_SIM_BLOCKS)  # what a Simulator builds quickly
     requests = []
     for i, r in enumerate(data["requests"]):
-        unknown = [k for k in r if k not in request_keys]
+        unknown = [k for k in r if k not in REQUEST_KEYS]
         if unknown or "prompt" not in r:
             problem = f"unknown key {unknown[0]!r}" if unknown else "no prompt"
-            raise ValueError(f"request {i + 1}: {problem}; a request has {', '.join(request_keys)}")
+            raise ValueError(f"request {i + 1}: {problem}; a request has {', '.join(REQUEST_KEYS)}")
         try:
-            requests.append(Request(**r))
+            at_step = checks.whole("at_step", r.get("at_step", 0), 0, MAX_STEPS)
         except ValueError as e:
-            raise ValueError(f"request {i + 1}: {e}") from None
-    return Scenario(name=name, **{**data, "requests": requests})
+            raise ValueError(f"{name_of(i, label=r.get('label'))}: {e}") from None
+        requests.append(request(i, **{k: v for k, v in r.items() if k != "at_step"}, arrival=at_step))
+    pool = {k: data[k] for k in POOL_KEYS if k in data}
+    words = {k: v for k, v in data.items() if k not in POOL_KEYS and k != "requests"}
+    scenario = Scenario(name=name, workload=None, **words)  # its own fields checked before the pool's
+    scenario.workload = Workload(requests=requests, **pool)
+    return scenario

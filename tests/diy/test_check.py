@@ -5,10 +5,9 @@ import textwrap
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from blockviz import Simulator
 from blockviz.diy import METHODS, STAGES, check, workload
 from blockviz.diy.variants import source
-from blockviz.diy.workloads import play
+from blockviz.workload import play
 from blockviz.engine.block_manager import BlockManager
 from tests.diy.wrong import WRONG
 
@@ -44,7 +43,7 @@ def test_each_stage_alone_passes_with_the_engines_methods(stage):
 
 def first_exercised(seed: int, exercises) -> int | None:
     w = workload(seed)
-    sim = play(Simulator(**w.simulator_options()), w)
+    sim = play(w.workload).engine
     seqs = {}
     return next((f.step for f in sim.frames[1:] if exercises(f, seqs)), None)
 

@@ -2,8 +2,8 @@
 every case the stages must get right."""
 from hypothesis import given, settings, strategies as st
 
-from blockviz import Simulator
-from blockviz.diy.workloads import play, workload
+from blockviz.diy.workloads import workload
+from blockviz.workload import play
 from blockviz.trace import events as ev
 
 
@@ -12,17 +12,17 @@ from blockviz.trace import events as ev
 def test_every_workload_runs_to_the_end_and_is_the_same_for_its_seed(seed):
     w = workload(seed)
     assert w == workload(seed)
-    sim = play(Simulator(**w.simulator_options()), w)
-    assert sim.is_finished() and len(sim.seqs) == len(w.requests)
+    sim = play(w.workload).engine
+    assert sim.is_finished() and len(sim.seqs) == len(w.workload.requests)
     assert all(seq.is_finished for seq in sim.seqs.values())
 
 
 def cases(seed: int) -> set[str]:
     w = workload(seed)
     found = {"weak hash"} if w.hash_values else set()
-    if w.free_order:
+    if w.workload.free_order:
         found.add("shuffled free queue")
-    sim = play(Simulator(**w.simulator_options()), w)
+    sim = play(w.workload).engine
     for frame in sim.frames:
         for e in frame.events:
             if isinstance(e, ev.Preempted):
