@@ -303,8 +303,10 @@ class Player:
     def done(self) -> bool:
         return self.all_added and self.engine.is_finished()
 
-    def admit(self, until: int | None = None) -> list[Served]:
-        """Add every request whose time has come (an idle engine: see Workload.when_idle). Returns them."""
+    def admit(self, until: int | None = None, most: int | None = None) -> list[Served]:
+        """Add every request whose time has come (an idle engine: see Workload.when_idle), or the first
+        `most` of them (the rest at the next call: a replay keeps only a queue's worth of prompts
+        made). Returns them."""
         requests, clock = self.workload.requests, self.now if self.seconds else self.ran
         if not self.all_added and self.engine.is_finished() and requests[self.next].arrival > clock:
             if self.seconds:
@@ -317,7 +319,7 @@ class Player:
             else:
                 clock = requests[self.next].arrival                   # "advance": the next arrivals come now
         added = []
-        while not self.all_added and requests[self.next].arrival <= clock:
+        while not self.all_added and requests[self.next].arrival <= clock and (most is None or len(added) < most):
             s = self.played.served[self.next]
             try:
                 s.seq = add(self.engine, s.request, self.temperature)

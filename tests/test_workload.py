@@ -162,3 +162,13 @@ def test_a_bad_field_in_any_request_names_that_request_and_field(index, name, va
         Workload(4, 16, good[:index] + [bad] + good[index + 1:])
     except ValueError as e:
         assert f"request {index + 1} (R{index})" in str(e) or str(e).startswith(f"request {index + 1}"), e
+
+
+def test_admit_adds_at_most_what_it_is_asked_in_order():
+    from blockviz.workload import Player
+    workload = Workload(block_size=4, num_blocks=64, requests=[Request(f"req{i}", max_tokens=2) for i in range(5)])
+    with Player(workload) as player:
+        assert [s.request.prompt for s in player.admit(most=2)] == ["req0", "req1"]
+        assert [s.request.prompt for s in player.admit(most=2)] == ["req2", "req3"]
+        assert [s.request.prompt for s in player.admit()] == ["req4"]
+        assert player.all_added and player.admit(most=3) == []
