@@ -23,21 +23,10 @@ and the rounding makes short prompts and outputs relatively longer.
 import numpy as np
 
 from blockviz.checks import MAX_TOKEN_ID
-from blockviz.traffic.trace import HASH_BLOCK
+from blockviz.traffic.lengths import HASH_BLOCK, prompt_length
 
 OUTPUT_TOKEN = 0
 FILLER_VALUES = 255   # tokens 1..255 after a block's first
-
-
-def scaled(length: int, tokens_per_id: int) -> int:
-    """A length of the trace (in its 512-token units) at tokens_per_id tokens per id, rounded up."""
-    return -(-length * tokens_per_id // HASH_BLOCK)
-
-
-def prompt_length(ids: np.ndarray, input_length: int, tokens_per_id: int = HASH_BLOCK) -> int:
-    """Whole blocks of tokens_per_id, then the last block's share of the prompt, rounded up."""
-    last = input_length - HASH_BLOCK * (len(ids) - 1)
-    return (len(ids) - 1) * tokens_per_id + scaled(last, tokens_per_id)
 
 
 def mix(x: np.ndarray) -> np.ndarray:
@@ -60,8 +49,3 @@ def prompt_tokens(ids: np.ndarray, input_length: int, tokens_per_id: int = HASH_
         filler = mix(h * np.uint64(0x9E3779B97F4A7C15) + j) % np.uint64(min(FILLER_VALUES, vocab_size - 1))
     tokens = np.where(j == 0, h % np.uint64(vocab_size - 1), filler) + np.uint64(1)
     return tokens[:prompt_length(ids, input_length, tokens_per_id)].tolist()
-
-
-def output_length(length: int, tokens_per_id: int = HASH_BLOCK) -> int:
-    """Generated tokens of a request, scaled like its prompt (at least one)."""
-    return max(1, scaled(length, tokens_per_id))

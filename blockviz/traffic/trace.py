@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-HASH_BLOCK = 512  # tokens per hash id in the format (Mooncake, aiperf, Dynamo)
+from blockviz.traffic.lengths import HASH_BLOCK, prompt_length
 
 
 @dataclass(frozen=True)
@@ -87,25 +87,33 @@ class Trace:
 
     # --- what an infinite cache could do --------------------------------------------
 
-    def theoretical_cached_tokens(self) -> np.ndarray:
+    def theoretical_cached_tokens(self, tokens_per_id: int = HASH_BLOCK) -> np.ndarray:
         """Per request, the prompt tokens an infinite cache could serve: a block hits when it and
         every block before it in the prompt appeared in an earlier request (ids name whole prefixes,
         so it is the longest run of leading ids seen before); a hit block serves its tokens, 512, or
-        the prompt's rest for a partial last block. Requests of this trace only (a slice starts cold)."""
+        the prompt's rest for a partial last block. Requests of this trace only (a slice starts cold).
+        tokens_per_id: the same for prompts scaled to that many tokens an id (blockviz.traffic.tokens)."""
         seen: set[int] = set()
         cached = np.zeros(len(self), dtype=np.int64)
         for i in range(len(self)):
-            ids = self.ids(i).tolist()
+            ids = self.ids(i)
             hits = 0
-            for h in ids:
+            for h in ids.tolist():
                 if h not in seen:
                     break
                 hits += 1
-            cached[i] = min(hits * HASH_BLOCK, int(self.input_lengths[i]))
-            seen.update(ids)
+            cached[i] = min(hits * tokens_per_id, prompt_length(ids, int(self.input_lengths[i]), tokens_per_id))
+            seen.update(ids.tolist())
         return cached
 
-    def theoretical_hit_rate(self) -> float:
+    def prompt_lengths(self, tokens_per_id: int = HASH_BLOCK) -> np.ndarray:
+        """Prompt tokens per request, scaled to tokens_per_id tokens an id (512: the trace's own)."""
+        if tokens_per_id == HASH_BLOCK:
+            return self.input_lengths
+        return np.array([prompt_length(self.ids(i), int(n), tokens_per_id)
+                         for i, n in enumerate(self.input_lengths)], dtype=np.int64)
+
+    def theoretical_hit_rate(self, tokens_per_id: int = HASH_BLOCK) -> float:
         """The share of prompt tokens an infinite cache could serve: theoretical_cached_tokens()
         summed, over all prompt tokens: the bound replay()'s hit_rate stays under."""
-        return float(self.theoretical_cached_tokens().sum() / self.input_lengths.sum())
+        return float(self.theoretical_cached_tokens(tokens_per_id).sum() / self.prompt_lengths(tokens_per_id).sum())

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from blockviz.traffic.tokens import OUTPUT_TOKEN, output_length, prompt_length, prompt_tokens
+from blockviz.traffic.lengths import output_length, prompt_length
+from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_tokens
 
 
 @settings(max_examples=100, deadline=None)
