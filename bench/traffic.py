@@ -5,7 +5,9 @@ replay (issue 28, item 8: the conversation trace at block size 512 and a 50M-tok
 
     .venv/bin/python bench/traffic.py [--skip-claims] [--skip-speed] [--small-blocks] [--profile] [--jobs N]
 
-Each speed figure is one replay in a fresh process (its peak memory is that process's maxrss).
+Each speed figure is one replay in a fresh process (its peak memory is that process's maxrss; its
+CPU time is the one core it runs on, the fair figure on a shared machine; --profile adds a run
+under cProfile, slower, for where the time goes).
 """
 import argparse
 import cProfile
@@ -65,9 +67,10 @@ def one_replay(block_size: int, profile: bool):
     if profiler:
         profiler.disable()
     wall = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"| conversation, block size {block_size}, 50M tokens, nano-vllm | {wall:.1f} s | {peak:,.0f} MB | "
-          f"{result.hit_rate:.2%} | {result.steps:,} |")
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = usage.ru_utime + usage.ru_stime   # the whole process: loading and the engine's build included
+    print(f"| conversation, block size {block_size}, 50M tokens, nano-vllm{', profiled' if profile else ''} | "
+          f"{wall:.1f} s | {cpu:.1f} s | {usage.ru_maxrss / 1024:,.0f} MB | {result.hit_rate:.2%} | {result.steps:,} |")
     if profiler:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(12)
@@ -76,11 +79,12 @@ def one_replay(block_size: int, profile: bool):
 
 def speed(small_blocks: bool, profile: bool):
     print("## Speed and memory of one replay (a fresh process, one core)\n")
-    print("| replay | wall | peak memory (maxrss) | hit rate | steps |")
-    print("|---|---:|---:|---:|---:|")
-    for block_size in [512] + ([32] if small_blocks else []):
-        args = [sys.executable, __file__, "--one", str(block_size)] + (["--profile"] if profile else [])
-        print(subprocess.run(args, capture_output=True, text=True, check=True).stdout.strip(), flush=True)
+    print("| replay | wall | CPU time | peak memory (maxrss) | hit rate | steps |")
+    print("|---|---:|---:|---:|---:|---:|")
+    runs = [[str(block_size)] for block_size in [512] + ([32] if small_blocks else [])]
+    for args in runs + ([["512", "--profile"]] if profile else []):   # timed without the profiler first
+        command = [sys.executable, __file__, "--one"] + args
+        print(subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip(), flush=True)
     print()
 
 
