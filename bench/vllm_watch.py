@@ -15,14 +15,18 @@ long stream keeps. No vLLM needed: a publisher process sends vLLM's wire format 
 """
 import argparse
 import multiprocessing as mp
+import sys
 import time
+from pathlib import Path
 from statistics import median, quantiles
 
 import zmq
 
-from blockviz.vllm.publisher import Publisher
 from blockviz.vllm.watch import Watch
 from blockviz.vllm.wire import encode_batch, removed, stored
+
+sys.path[:0] = [str(Path(__file__).resolve().parents[1])]
+from tests.vllm.publisher import Publisher  # noqa: E402  (the tests' stand-in for vLLM's publisher)
 
 
 def free_endpoint() -> str:

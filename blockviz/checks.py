@@ -13,6 +13,7 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
+from blockviz.brief import brief
 
 # A Simulator pool: building 131 072 blocks takes about 0.8 s, a million about 7 s. Serving traces
 # (blockviz.traffic) replay pools of 50M tokens at block size 16: 3.1M blocks.
@@ -29,7 +30,7 @@ MAX_LABEL_LENGTH = 40
 def whole(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
     """An integer (not a bool, not 2.0) in low..high."""
     if isinstance(value, bool) or not isinstance(value, Integral):
-        raise ValueError(f"{name} must be a whole number{span(low, high)}, got {value!r:.80} ({type(value).__name__})")
+        raise ValueError(f"{name} must be a whole number{span(low, high)}, got {brief(value, 80)} ({type(value).__name__})")
     value = int(value)
     if (low is not None and value < low) or (high is not None and value > high):
         raise ValueError(f"{name} must be a whole number{span(low, high)}, got {value}")
@@ -49,7 +50,7 @@ def span(low: int | None, high: int | None) -> str:
 def real(name: str, value: Any, low: float, high: float, low_open: bool = False) -> float:
     """A finite real number (not a bool) in [low, high], or (low, high] with low_open."""
     if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a number, got {value!r:.80}")
+        raise ValueError(f"{name} must be a number, got {brief(value, 80)}")
     value = float(value)
     if value < low or value > high or (low_open and value == low):
         interval = f"({low}, {high}]" if low_open else f"[{low}, {high}]"
@@ -60,14 +61,14 @@ def real(name: str, value: Any, low: float, high: float, low_open: bool = False)
 def flag(name: str, value: Any) -> bool:
     """True or False, nothing truthy: ignore_eos='no' would otherwise mean yes."""
     if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r:.80}")
+        raise ValueError(f"{name} must be True or False, got {brief(value, 80)}")
     return bool(value)
 
 
 def token_ids(name: str, ids: Any, vocab_size: int | None = None, allow_empty: bool = False) -> list[int]:
     """A list of token ids in 0..vocab_size-1 (0..MAX_TOKEN_ID without a vocabulary), not empty unless allowed."""
     if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
-        raise ValueError(f"{name} must be text or a list of token ids, got {ids!r:.80}")
+        raise ValueError(f"{name} must be text or a list of token ids, got {brief(ids, 80)}")
     ids = list(ids)
     if not ids and not allow_empty:
         raise ValueError(f"{name} is empty: a request needs at least one token")
@@ -77,7 +78,7 @@ def token_ids(name: str, ids: Any, vocab_size: int | None = None, allow_empty: b
     for i, t in enumerate(ids):
         if isinstance(t, bool) or not isinstance(t, Integral) or not 0 <= t <= high:
             where = f"the model's vocabulary has {vocab_size} ids" if vocab_size is not None else "ids are int32"
-            raise ValueError(f"{name}[{i}] = {t!r:.40} is not a token id: ids are whole numbers in 0..{high} ({where})")
+            raise ValueError(f"{name}[{i}] = {brief(t, 40)} is not a token id: ids are whole numbers in 0..{high} ({where})")
     return [int(t) for t in ids]
 
 
@@ -99,7 +100,7 @@ def label(value: Any) -> str | None:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_LABEL_LENGTH or not value.isprintable():
         raise ValueError(f"a request label must be printable one-line text of 1..{MAX_LABEL_LENGTH} characters, "
-                         f"got {value!r:.80}")
+                         f"got {brief(value, 80)}")
     return value
 
 
@@ -115,17 +116,6 @@ def request_length(num_prompt_tokens: int, max_tokens: int, max_model_len: int):
 
 def one_of(name: str, value: Any, allowed: tuple) -> Any:
     if not isinstance(value, str | None) or value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r:.80}")
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {brief(value, 80)}")
     return value
 
-
-def sequence(seq: Any):
-    """What Session.add_sequence takes: a fresh Sequence of valid token ids and sampling params."""
-    from blockviz.engine.sequence import Sequence, SequenceStatus  # here: sequence.py imports this module
-    if not isinstance(seq, Sequence):
-        raise ValueError(f"add_sequence takes a Sequence, got {type(seq).__name__}")
-    if seq.status != SequenceStatus.WAITING or seq.block_table or seq.num_completion_tokens:
-        raise ValueError(f"sequence {seq.seq_id} has already run; add a new Sequence")
-    token_ids("prompt", seq.token_ids)
-    whole("max_tokens", seq.max_tokens, 1)
-    flag("ignore_eos", seq.ignore_eos)

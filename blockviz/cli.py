@@ -2,6 +2,7 @@
 import argparse
 import sys
 
+from blockviz.i18n import LANGS
 from blockviz.scenarios import load_scenario, presets
 from blockviz.views.render_text import render_steps_table, render_text
 
@@ -140,7 +141,7 @@ def add_demo_parser(sub):
     demo.add_argument("--ip", default="127.0.0.1", help="address the class page listens on (default %(default)s)")
     demo.add_argument("--port", type=port_number, help="the teacher's JupyterLab port (default: a free port)")
     demo.add_argument("--class-port", type=port_number, metavar="PORT", help="the class page's port (default: a free port)")
-    demo.add_argument("--lang", choices=["en", "zh"], default=d.lang)
+    demo.add_argument("--lang", choices=LANGS, default=d.lang)
     demo.add_argument("--dir", metavar="PATH", help="working folder for the notebook and settings "
                       "(default: a temporary folder, removed at exit)")
     demo.add_argument("--no-browser", action="store_true", help="only print the URL")

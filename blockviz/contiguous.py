@@ -8,7 +8,9 @@ policy reserves against what it uses and how many requests each admits at once:
 
 - `ContiguousPool`: a first-fit allocator of contiguous slot ranges;
 - `run_contiguous(requests, ...)`: nano-vllm's step loop (a prefill step when a waiting request
-  can be admitted, else one decode token for every running request) on top of it;
+  can be admitted, else one decode token for every running request) on top of it. The requests
+  are blockviz.workload Requests (arrival: the steps run before a request comes), checked as a
+  Workload whose blocks are single slots;
 - `requests_of(timeline)`: the request stream a Simulator ran; `paged_usage(timeline)`: the same
   measures read from the paged engine's recording.
 
@@ -17,18 +19,12 @@ A slot holds one token's K/V (of every layer): "used" counts the slots whose K/V
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Sequence as Seq
 
 from blockviz import checks
-
-
-@dataclass(frozen=True)
-class Request:
-    label: str
-    num_prompt_tokens: int
-    max_tokens: int
-    arrival: int = 1  # the first step that may schedule it
+from blockviz.workload import Request, Workload, name_of
 
 
 @dataclass(frozen=True)
@@ -100,7 +96,7 @@ class ContiguousRun:
         return len(self.usage) - 1
 
 
-def run_contiguous(requests: list[Request], num_slots: int, max_model_len: int, max_num_seqs: int = 512,
+def run_contiguous(requests: Seq[Request], num_slots: int, max_model_len: int, max_num_seqs: int = 512,
                    max_num_batched_tokens: int = 16384,
                    reserve: Literal["max_model_len", "request"] = "max_model_len") -> ContiguousRun:
     """Serve `requests` from contiguous ranges of a pool of `num_slots` slots until all finish.
@@ -109,28 +105,22 @@ def run_contiguous(requests: list[Request], num_slots: int, max_model_len: int, 
     running and `max_num_batched_tokens` prompt tokens a step; the head that does not fit blocks
     the rest. A request reserves `max_model_len` slots (`reserve="request"`: its own prompt plus
     max_tokens, the most it can hold if the system knew it) and keeps its range until it finishes,
-    so it never has to be preempted. It finishes after `max_tokens` completion tokens."""
-    checks.whole("max_model_len", max_model_len, 1)
-    checks.whole("max_num_seqs", max_num_seqs, 1)
-    checks.whole("max_num_batched_tokens", max_num_batched_tokens, 1)
+    so it never has to be preempted. It finishes after `max_tokens` completion tokens; one that
+    arrives after s steps is first scheduled in step s + 1."""
     checks.one_of("reserve", reserve, ("max_model_len", "request"))
-    pool = ContiguousPool(num_slots)
-    for r in requests:
-        checks.whole(f"{r.label}: num_prompt_tokens", r.num_prompt_tokens, 1)
-        checks.whole(f"{r.label}: max_tokens", r.max_tokens, 1)
-        checks.whole(f"{r.label}: arrival", r.arrival, 1)
+    # The one workload check (a slot is a block of one token), then what only this policy refuses.
+    workload = Workload(1, checks.whole("num_slots", num_slots, 1), list(requests), max_num_seqs=max_num_seqs,
+                        max_num_batched_tokens=max_num_batched_tokens, max_model_len=max_model_len)
+    for i, r in enumerate(workload.requests):
         size = size_of(r, max_model_len, reserve)
-        if r.num_prompt_tokens + r.max_tokens > max_model_len:
-            raise ValueError(f"{r.label}: {r.num_prompt_tokens} prompt + {r.max_tokens} max_tokens exceeds "
-                             f"max_model_len {max_model_len}")
         if size > num_slots:
-            raise ValueError(f"{r.label} reserves {size} slots but the pool has only {num_slots}: "
+            raise ValueError(f"{name_of(i, r)} reserves {size} slots but the pool has only {num_slots}: "
                              f"it could never be admitted")
         if r.num_prompt_tokens > max_num_batched_tokens:
-            raise ValueError(f"{r.label}: a prompt of {r.num_prompt_tokens} tokens exceeds "
+            raise ValueError(f"{name_of(i, r)}: a prompt of {r.num_prompt_tokens} tokens exceeds "
                              f"max_num_batched_tokens {max_num_batched_tokens} (this policy does not chunk)")
-    pending = sorted(requests, key=lambda r: r.arrival)  # stable: arrival order, then the order given
-    waiting: list[Request] = []
+    pending = deque(workload.requests)  # in arrival order
+    waiting: deque[Request] = deque()
     running: list[Held] = []
     finished = 0
     run = ContiguousRun(num_slots)
@@ -141,19 +131,23 @@ def run_contiguous(requests: list[Request], num_slots: int, max_model_len: int, 
         run.held.append(sorted((Held(h.request, h.start, h.size, h.computed, h.generated) for h in running),
                                key=lambda h: h.start))
 
-    waiting += [r for r in pending if r.arrival == 1]
+    def arrive(steps_run: int):
+        while pending and pending[0].arrival <= steps_run:
+            waiting.append(pending.popleft())
+
+    pool = ContiguousPool(num_slots)
+    arrive(0)
     record(0)
     step = 0
-    while finished < len(requests):
+    while finished < len(workload.requests):
         step += 1
-        if step > 1:
-            waiting += [r for r in pending if r.arrival == step]
+        arrive(step - 1)
         batch, batched = [], 0
         while waiting and len(running) < max_num_seqs and batched + waiting[0].num_prompt_tokens <= max_num_batched_tokens:
             start = pool.allocate(size_of(waiting[0], max_model_len, reserve))
             if start is None:
                 break
-            request = waiting.pop(0)
+            request = waiting.popleft()
             held = Held(request, start, pool.ranges[start])
             running.append(held)
             batch.append(held)
@@ -180,16 +174,17 @@ def size_of(request: Request, max_model_len: int, reserve: str) -> int:
 
 
 def requests_of(timeline) -> list[Request]:
-    """The requests a recorded run served, in arrival order, each with the first step that could
-    schedule it (a request added before the first step shows in frame 0; one added after step s
-    shows from frame s + 1 on, the step that can schedule it)."""
+    """The requests a recorded run served, in arrival order, each arriving after the steps that had
+    run when it was added (a request added before the first step shows in frame 0; one added after
+    step s shows from frame s + 1 on, the step that can schedule it)."""
     last = timeline.snapshot(timeline.last_step)
     out = []
     for seq_id in last.seqs:
         seq = last.seqs[seq_id]
         seen = next(s for s in range(timeline.first_step, timeline.last_step + 1)
                     if seq_id in timeline.snapshot(s).seqs)
-        out.append(Request(seq.label, seq.num_prompt_tokens, seq.max_tokens, max(1, seen)))
+        out.append(Request(list(seq.token_ids[:seq.num_prompt_tokens]), seq.max_tokens, arrival=max(1, seen) - 1,
+                           label=seq.label))
     return out
 
 

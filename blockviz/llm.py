@@ -10,6 +10,7 @@ import torch
 from tokenizers import Tokenizer
 
 from blockviz import checks
+from blockviz.brief import brief
 from blockviz.config import Config
 from blockviz.engine.model_runner import ModelRunner, kv_bytes_per_block, model_dtype
 from blockviz.engine.sequence import Sequence
@@ -19,6 +20,7 @@ from blockviz.sampling_params import SamplingParams
 from blockviz.limits import check_can_ever_run
 from blockviz.session import Session
 from blockviz.trace.events import KVWritten
+from blockviz.utils.context import get_context
 
 
 class TokenizerFile:
@@ -42,7 +44,7 @@ class TokenizerFile:
 def check_engine_options(hf_config: Qwen3Config, device, dtype, seed, kv_layer, kv_head, kv_cache_memory, record):
     if device is not None and not isinstance(device, torch.device) and not (
             isinstance(device, str) and re.fullmatch(r"cpu|cuda(:\d+)?", device)):
-        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N' (None: cuda when available), got {device!r:.40}")
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N' (None: cuda when available), got {brief(device, 40)}")
     checks.one_of("dtype", dtype, (None, *DTYPE_NAMES))
     checks.whole("seed", seed, 0)
     checks.flag("record", record)
@@ -74,6 +76,15 @@ def check_pool_fits(config: Config, hf_config: Qwen3Config, device: torch.device
                          f"{device.type} has {total / 2**30:,.1f} GiB; ask for fewer blocks")
 
 
+class SlotRecordingRunner(ModelRunner):
+    """nano-vllm's ModelRunner, keeping the slot_mapping of its last step: the slots that step wrote,
+    which the recording (KVWritten) and the KV view read."""
+
+    def run_model(self, input_ids: torch.Tensor, positions: torch.Tensor, is_prefill: bool) -> torch.Tensor:
+        self.last_slot_mapping: list[int] = get_context().slot_mapping.tolist()
+        return super().run_model(input_ids, positions, is_prefill)
+
+
 class LLMEngine(Session):
     """LLMEngine(model=None, **config): model=None runs the embedded default model.
 
@@ -94,7 +105,7 @@ class LLMEngine(Session):
         if unknown:
             raise TypeError(f"unknown option(s) {unknown}; Config takes {sorted(names)}")
         if model is not None and not isinstance(model, (str, Path)):
-            raise ValueError(f"model must be a checkpoint folder (a path) or None for the embedded model, got {model!r:.80}")
+            raise ValueError(f"model must be a checkpoint folder (a path) or None for the embedded model, got {brief(model, 80)}")
         model_dir = Path(model) if model is not None else DEFAULT_MODEL_DIR
         if not model_dir.is_dir():
             raise FileNotFoundError(f"model folder not found: {model_dir}")
@@ -108,7 +119,7 @@ class LLMEngine(Session):
             config.eos = hf_config.eos_token_id
         device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         check_pool_fits(config, hf_config, device, dtype, kv_cache_memory)
-        self.model_runner = ModelRunner(config, hf_config, device, kv_cache_memory, seed, dtype)
+        self.model_runner = SlotRecordingRunner(config, hf_config, device, kv_cache_memory, seed, dtype)
         super().__init__(config, record, history, record_to)
         self.tokenizer = tokenizer
         self.kv_layer, self.kv_head = kv_layer, kv_head
@@ -161,7 +172,7 @@ class LLMEngine(Session):
                  use_tqdm: bool = False) -> list[dict]:
         """As nano-vllm: outputs in prompt order, each {"text": ..., "token_ids": [...]}."""
         if isinstance(prompts, str) or not isinstance(prompts, (list, tuple)):
-            raise ValueError(f"generate takes a list of prompts (texts or token id lists), got {prompts!r:.80}")
+            raise ValueError(f"generate takes a list of prompts (texts or token id lists), got {brief(prompts, 80)}")
         if not isinstance(sampling_params, list):
             sampling_params = [sampling_params] * len(prompts)
         if len(sampling_params) != len(prompts):

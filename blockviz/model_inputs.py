@@ -14,7 +14,6 @@ def prepare_inputs(seqs: list, is_prefill: bool, block_size: int) -> dict[str, A
     from blockviz.utils.context import get_context, reset_context
 
     class InputsOnly:
-        as_tensor = ModelRunner.as_tensor
         prepare_block_tables = ModelRunner.prepare_block_tables
         prepare_prefill = ModelRunner.prepare_prefill
         prepare_decode = ModelRunner.prepare_decode

@@ -11,7 +11,7 @@ from time import perf_counter
 from blockviz import checks
 from blockviz.config import Config
 from blockviz.engine.scheduler import Scheduler
-from blockviz.engine.sequence import Sequence
+from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.limits import check_can_ever_run
 from blockviz.trace.events import Event, StepTimed
 from blockviz.trace.frame import Frame
@@ -20,6 +20,7 @@ from blockviz.trace.replay import Arrival, LazyFrames, StepRecord, end_failed_ba
 from blockviz.trace.snapshot import Snapshot
 from blockviz.trace.timeline import Timeline
 from blockviz.sampling_params import SamplingParams
+from blockviz.brief import brief
 
 
 def request_label(index: int) -> str:
@@ -42,6 +43,17 @@ class Batch:
     @property
     def num_seqs(self) -> int:
         return len(self.seqs)
+
+
+def check_new_sequence(seq: Sequence):
+    """What Session.add_sequence takes: a fresh Sequence of valid token ids and sampling params."""
+    if not isinstance(seq, Sequence):
+        raise ValueError(f"add_sequence takes a Sequence, got {type(seq).__name__}")
+    if seq.status != SequenceStatus.WAITING or seq.block_table or seq.num_completion_tokens:
+        raise ValueError(f"sequence {seq.seq_id} has already run; add a new Sequence")
+    checks.token_ids("prompt", seq.token_ids)
+    checks.whole("max_tokens", seq.max_tokens, 1)
+    checks.flag("ignore_eos", seq.ignore_eos)
 
 
 class Session(Timeline):
@@ -80,7 +92,7 @@ class Session(Timeline):
     # --- requests ---------------------------------------------------------------------
 
     def add_sequence(self, seq: Sequence, label: str | None = None) -> Sequence:
-        checks.sequence(seq)
+        check_new_sequence(seq)
         checks.label(label)
         self.check_request(seq)
         check_can_ever_run(seq, self.config.num_kvcache_blocks, self.config.kvcache_block_size)
@@ -178,7 +190,7 @@ class Session(Timeline):
     def check_tokens(self, seqs: list[Sequence], token_ids):
         if len(token_ids) != len(seqs) or not all(isinstance(t, int) and t >= 0 for t in token_ids):
             raise ValueError(f"compute must return one token id (an int >= 0) per scheduled request: "
-                             f"{len(seqs)} scheduled, got {token_ids!r:.200}")
+                             f"{len(seqs)} scheduled, got {brief(token_ids, 200)}")
 
     @property
     def first_step(self) -> int:

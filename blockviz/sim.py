@@ -2,6 +2,7 @@
 from typing import Callable, Sequence as Seq
 
 from blockviz import checks
+from blockviz.brief import brief
 from blockviz.char_tokenizer import CharTokenizer
 from blockviz.config import Config
 from blockviz.limits import blocks_needed, longest_context
@@ -50,7 +51,7 @@ class Simulator(Session):
         checks.flag("record", record)
         if free_order is not None:
             if not isinstance(free_order, (list, tuple)):
-                raise ValueError(f"free_order must be a list of block ids, got {free_order!r}")
+                raise ValueError(f"free_order must be a list of block ids, got {brief(free_order)}")
             free_order = [checks.whole(f"free_order[{i}]", b, 0, num_blocks - 1) for i, b in enumerate(free_order)]
         if not callable(rule):
             checks.one_of("rule", rule, tuple(TOKEN_RULES))

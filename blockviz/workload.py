@@ -9,8 +9,10 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
 - `Request(prompt, max_tokens=4, arrival=0, label=None, script=None, ignore_eos=False)`. A prompt is
   text (one token per character, as the Simulator's tokenizer reads it), a list of token ids, or a
   `LazyPrompt(length, make)`: its length known now, its token ids made by `make()` only when the
-  request is added, so a trace of 145M prompt tokens is never held at once. `script`: the tokens
-  the Simulator 'generates' for it, in order (then its token rule).
+  request is added, so a trace of 145M prompt tokens is never held at once (an LLM session
+  tokenizes text with its own tokenizer: the checks below count characters then; give token ids
+  to check exact lengths). `script`: the tokens the Simulator 'generates' for it, in order (then
+  its token rule).
 - `Workload(block_size, num_blocks, requests, max_num_seqs=512, max_num_batched_tokens=16384,
   free_order=None, max_model_len=None, clock="steps", when_idle="refuse")`. Requests are kept in
   arrival order (stable: ties keep the order given). `clock="steps"`: a request's arrival is the
@@ -18,31 +20,43 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   steps by the driver's step-time model. `when_idle` (steps clock only): what an engine with
   nothing to run does before a later arrival: "refuse" (an error: the steps named cannot be
   reached) or "advance" (the next arrivals are added now, sooner than named). On the seconds clock
-  an idle engine always waits: time jumps to the next arrival, no step runs.
+  an idle engine always waits: time jumps to the next arrival, no step runs. `clock="turns"`: a
+  closed-loop client; arrival is a turn number, and a turn's requests are added together once
+  every request of the turns before has finished (the policy lab's streams, lesson 10's requests
+  sent one after another).
 - Checked when built: any bad value raises ValueError naming the request (number, and label if it
-  has one) and the field, before an engine exists. Token ids of a LazyPrompt are checked when made.
+  has one) and the field, before an engine exists: types, labels unique, prompt + max_tokens within
+  max_model_len and the pool. `request(index, **fields)` builds one with the same naming, for
+  readers of files. A LazyPrompt's ids are checked by the engine's add when they are made. The
+  Simulator's own limits (blockviz/checks.py, e.g. 131 072 blocks) apply when it is built.
 - `play(workload, engine=None, step_time=None, max_steps=None, on_step=None, temperature=0.0,
-  until=None) -> Played`: the one driver. `engine`: a Simulator or an LLM session built for the
+  until=None, max_unfinished=None) -> Played`: the one driver. `engine`: a Simulator or an LLM session built for the
   pool (default: `workload.simulator()`; an LLM session samples at `temperature`, greedy by
   default, and takes no script). Before each step it adds every request whose time has come; it
   ends when every request has finished (`until`: once that many steps have run), or raises
   ValueError when `max_steps` run out first. `on_step(engine, batch)` is called after each step.
+  `max_unfinished`: a client that keeps at most this many requests in the engine (waiting or
+  running); the others wait, in order, until one finishes, even when their time has come.
   O(requests + steps): arrivals are read in order once, and per step it looks only at the batch
   that ran. `Player(workload, engine)` is the same driver a step at a time (`admit()` before a
   step, `stepped()` after it) for a caller that steps the engine itself.
 - `step_time(batch) -> seconds`: the seconds clock's model of a step's duration from what it
-  scheduled (`Batch`: seqs, is_prefill, num_seqs, num_tokens; Session.last_batch). Default `linear_step_time`: 15 ms a step
-  plus 50 µs a scheduled token (a decode step of a few requests ~15 ms; an 8k-token prefill ~0.4 s,
-  the order of a 7-8B model on one datacenter GPU). Any callable of that shape plugs in.
-- `Played`: the engine, `steps_at` / `seconds_at` (the clock after each step, seconds clock), and
-  per request a `Served`: its Sequence, the step (and time) it was added and finished, the cached
-  tokens at each admission (prefix-cache hits: the first admission, then one per re-admission after
-  a preemption) and its preemptions. Everything else a replay needs is in the engine's own
-  recording (Simulator(record=True): frames and events), which this does not copy.
+  scheduled (`Batch`, kept as Session.last_batch: seqs, is_prefill, num_seqs, num_tokens). Default
+  `linear_step_time`: 15 ms a step plus 50 µs a scheduled token (a decode step of a few requests
+  ~15 ms; an 8k-token prefill ~0.4 s, the order of a 7-8B model on one datacenter GPU). Any
+  callable of that shape plugs in.
+- `Played`: the engine, `seconds_at` (seconds clock: the time after each step), and per request
+  (`served`, in arrival order; `by_label`) a `Served`: its Sequence, the step (and time) it was
+  added and finished, the cached tokens at each admission (prefix-cache hits: the first admission,
+  then one per re-admission after a preemption) and its preemptions. Everything else a replay
+  needs is in the engine's own recording (Simulator(record=True): frames and events), which this
+  does not copy.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from typing import Any, Callable, Literal, Sequence as Seq
 
 from blockviz import checks
@@ -82,14 +96,17 @@ def prompt_length(prompt: Any) -> int:
 
 
 def token_ids(prompt: Prompt) -> str | list[int]:
-    """What an engine's add takes: text as it is, token ids (a LazyPrompt's made now, and checked)."""
+    """What an engine's add takes: text as it is, token ids (a LazyPrompt's made now; the engine's
+    add checks every id, against the model's vocabulary where it has one)."""
     if isinstance(prompt, str):
         return prompt
     if isinstance(prompt, LazyPrompt):
-        ids = checks.token_ids("prompt", prompt.make())
+        ids = prompt.make()
+        if isinstance(ids, (str, bytes)) or not hasattr(ids, "__len__"):
+            raise ValueError(f"prompt.make() must give a list of token ids, got {ids!r:.80}")
         if len(ids) != prompt.length:
             raise ValueError(f"prompt.make() gave {len(ids)} token ids, not the {prompt.length} its length says")
-        return ids
+        return list(ids)
     return list(prompt)
 
 
@@ -106,8 +123,8 @@ class Request:
     def __post_init__(self):
         object.__setattr__(self, "num_prompt_tokens", prompt_length(self.prompt))
         checks.whole("max_tokens", self.max_tokens, 1)
-        if isinstance(self.arrival, bool) or not isinstance(self.arrival, (int, float)) or not self.arrival >= 0 \
-                or self.arrival == float("inf"):
+        if isinstance(self.arrival, bool) or not isinstance(self.arrival, Real) or not math.isfinite(self.arrival) \
+                or self.arrival < 0:
             raise ValueError(f"arrival must be a number >= 0, got {self.arrival!r:.80}")
         checks.label(self.label)
         if self.script is not None and not isinstance(self.script, str):
@@ -141,7 +158,7 @@ class Workload:
     max_num_batched_tokens: int = 16384
     free_order: tuple[int, ...] | None = None
     max_model_len: int | None = None   # None: the Simulator's 4096, or the longest request if longer
-    clock: Literal["steps", "seconds"] = "steps"
+    clock: Literal["steps", "seconds", "turns"] = "steps"
     when_idle: Literal["refuse", "advance"] = "refuse"
 
     def __post_init__(self):
@@ -151,7 +168,7 @@ class Workload:
         checks.whole("max_num_batched_tokens", self.max_num_batched_tokens, 1)
         if self.max_model_len is not None:
             checks.whole("max_model_len", self.max_model_len, 1)
-        checks.one_of("clock", self.clock, ("steps", "seconds"))
+        checks.one_of("clock", self.clock, ("steps", "seconds", "turns"))
         checks.one_of("when_idle", self.when_idle, ("refuse", "advance"))
         order = self.free_order
         if order is not None:
@@ -171,8 +188,8 @@ class Workload:
                     raise ValueError(f"{name_of(i, r)}: each request needs its own label; {r.label} is the label "
                                      f"of request {labelled[r.label] + 1} too")
                 labelled[r.label] = i
-            if self.clock == "steps" and not isinstance(r.arrival, int):
-                raise ValueError(f"{name_of(i, r)}: arrival must be a whole number of steps, got {r.arrival!r}")
+            if self.clock != "seconds" and not isinstance(r.arrival, Integral):
+                raise ValueError(f"{name_of(i, r)}: arrival must be a whole number of {self.clock}, got {r.arrival!r}")
             longest = r.num_prompt_tokens + r.max_tokens
             if self.max_model_len is not None and longest > self.max_model_len:
                 raise ValueError(f"{name_of(i, r)}: prompt ({r.num_prompt_tokens}) + max_tokens ({r.max_tokens}) "
@@ -278,7 +295,10 @@ class Player:
     `stepped()` after it. `play` is the loop around these. Use as a context manager, or close()."""
 
     def __init__(self, workload: Workload, engine: Session | None = None, step_time: StepTime | None = None,
-                 temperature: float = 0.0):
+                 temperature: float = 0.0, max_unfinished: int | None = None):
+        if max_unfinished is not None:
+            checks.whole("max_unfinished", max_unfinished, 1)
+        self.max_unfinished = max_unfinished
         self.workload = workload
         self.engine = engine if engine is not None else workload.simulator()
         self.step_time = step_time or linear_step_time
@@ -288,6 +308,7 @@ class Player:
         self.by_seq: dict[int, Served] = {}
         self.next = 0                           # the first request not added yet
         self.now = 0.0                          # the seconds clock
+        self.turn = -1                          # the turns clock: the turn being added
         self.first = self.engine.num_steps      # arrivals count steps from here
         self.watcher = Watcher(self.engine, self.by_seq)
 
@@ -308,7 +329,11 @@ class Player:
         `most` of them (the rest at the next call: a replay keeps only a queue's worth of prompts
         made). Returns them."""
         requests, clock = self.workload.requests, self.now if self.seconds else self.ran
-        if not self.all_added and self.engine.is_finished() and requests[self.next].arrival > clock:
+        if self.workload.clock == "turns":  # the next turn once every request of the turns before has finished
+            if not self.all_added and self.engine.is_finished() and requests[self.next].arrival > self.turn:
+                self.turn = requests[self.next].arrival
+            clock = self.turn
+        elif not self.all_added and self.engine.is_finished() and requests[self.next].arrival > clock:
             if self.seconds:
                 self.now = clock = float(requests[self.next].arrival)  # idle: time passes, no step runs
             elif until is not None and requests[self.next].arrival > until:
@@ -318,8 +343,9 @@ class Player:
                                  f"arriving at step {requests[self.next].arrival}")
             else:
                 clock = requests[self.next].arrival                   # "advance": the next arrivals come now
-        added = []
-        while not self.all_added and requests[self.next].arrival <= clock and (most is None or len(added) < most):
+        added, scheduler = [], self.engine.scheduler
+        while not self.all_added and requests[self.next].arrival <= clock and (most is None or len(added) < most) and (
+                self.max_unfinished is None or len(scheduler.waiting) + len(scheduler.running) < self.max_unfinished):
             s = self.played.served[self.next]
             try:
                 s.seq = add(self.engine, s.request, self.temperature)
@@ -355,14 +381,14 @@ class Player:
 
 def play(workload: Workload, engine: Session | None = None, step_time: StepTime | None = None,
          max_steps: int | None = None, on_step: Callable[[Session, Batch], None] | None = None,
-         temperature: float = 0.0, until: int | None = None) -> Played:
+         temperature: float = 0.0, until: int | None = None, max_unfinished: int | None = None) -> Played:
     """Play `workload` on `engine` (default: workload.simulator()) until every request finishes, or,
     with `until`, until that many steps have run (the requests arriving then added, not scheduled)."""
     if max_steps is not None:
         checks.whole("max_steps", max_steps, 1)
     if until is not None:
         checks.whole("until", until, 0)
-    with Player(workload, engine, step_time, temperature) as player:
+    with Player(workload, engine, step_time, temperature, max_unfinished) as player:
         while True:
             player.admit(until)
             if player.done or (until is not None and player.ran >= until) or player.engine.is_finished():

@@ -32,7 +32,10 @@ def test_any_valid_workload_plays_to_completion_on_the_simulator(workload):
     for s in played.served:
         assert s.seq.is_finished and s.seq.num_completion_tokens == s.request.max_tokens
         assert 0 <= s.added_step < s.finished_step <= played.num_steps
-        assert s.added_step >= min(s.request.arrival, s.added_step)  # "advance" may bring it sooner, never later
+        # at its step, or sooner when the engine ran dry ("advance"): every request added before had finished
+        assert s.added_step == s.request.arrival or (
+            s.added_step < s.request.arrival and all(e.finished_step <= s.added_step
+                                                     for e in played.served if e.added_step < s.added_step))
         assert len(s.cached_at_admission) == s.preemptions + 1
         assert all(0 <= c < s.request.num_prompt_tokens + s.request.max_tokens for c in s.cached_at_admission)
 
@@ -45,7 +48,9 @@ def test_the_seconds_clock_adds_a_request_once_its_time_has_come(workload):
     times = [0.0] + played.seconds_at
     for s in played.served:
         assert s.added_s >= s.request.arrival  # never before it arrives
-        assert s.added_s == times[s.added_step] or s.added_s == s.request.arrival  # at the step boundary, or idle until then
+        # at the first step boundary at or after its time, or at its time when the engine was idle until then
+        assert s.added_s == times[s.added_step] or s.added_s == s.request.arrival
+        assert s.added_step == 0 or times[s.added_step - 1] < s.request.arrival
     steps = [b - a for a, b in zip(times, times[1:])]
     assert all(d >= 0.015 for d in steps)
 
@@ -164,6 +169,38 @@ def test_a_bad_field_in_any_request_names_that_request_and_field(index, name, va
         assert f"request {index + 1} (R{index})" in str(e) or str(e).startswith(f"request {index + 1}"), e
 
 
+def test_on_the_turns_clock_a_turn_comes_once_every_earlier_request_has_finished():
+    w = Workload(4, 16, [Request("abcd", max_tokens=3, arrival=0, label="A"), Request("efgh", max_tokens=1, label="B"),
+                         Request("abcdefgh", max_tokens=1, arrival=1, label="C")], clock="turns")
+    played = play(w)
+    a, b, c = (played.by_label(x) for x in "ABC")
+    assert a.added_step == b.added_step == 0
+    assert c.added_step == max(a.finished_step, b.finished_step) == 3
+    assert c.cached_at_admission == [4]  # A's first block, cached and free
+
+
+def test_max_unfinished_keeps_the_others_waiting_outside_the_engine():
+    w = Workload(4, 16, [Request("abcd", max_tokens=2, label=x) for x in "ABC"])
+    played = play(w, max_unfinished=2)
+    added = [s.added_step for s in played.served]
+    assert added == [0, 0, played.served[0].finished_step]
+    turns = Workload(4, 16, [Request("abcd", max_tokens=2, label=x) for x in "ABC"], clock="turns")
+    assert [s.added_step for s in play(turns, max_unfinished=1).served] == [0, 2, 4]
+
+
+def test_the_same_driver_plays_a_workload_on_an_llm_session():
+    from blockviz import LLM
+    llm = LLM(device="cpu", kvcache_block_size=4, num_kvcache_blocks=16, max_model_len=64)
+    system = [11, 12, 13, 14, 15, 16, 17, 18]
+    w = Workload(4, 16, [Request(system + [20], max_tokens=3, label="A", ignore_eos=True),
+                         Request(LazyPrompt(10, lambda: system + [21, 22]), max_tokens=2, arrival=1, label="B",
+                                 ignore_eos=True)])
+    played = play(w, llm)
+    a, b = played.by_label("A"), played.by_label("B")
+    assert a.seq.num_completion_tokens == 3 and b.seq.num_completion_tokens == 2
+    assert b.cached_at_admission == [8]  # A's two full blocks
+    with pytest.raises(ValueError, match=r"request 1 \(S\): a script is for the Simulator"):
+        play(Workload(4, 16, [Request([1, 2], script=[3], label="S")]), llm)
 def test_admit_adds_at_most_what_it_is_asked_in_order():
     from blockviz.workload import Player
     workload = Workload(block_size=4, num_blocks=64, requests=[Request(f"req{i}", max_tokens=2) for i in range(5)])

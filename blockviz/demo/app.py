@@ -26,7 +26,7 @@ from blockviz.demo.loop import LiveLoop
 from blockviz.demo.render import Status, Texts, header_html, requests_table_html, status_html, totals_html
 from blockviz.demo.settings import SETTINGS_ENV, SETTINGS_FILE, DemoSettings, Plan
 from blockviz.engine.sequence import SequenceStatus
-from blockviz.i18n import t as tr
+from blockviz.i18n import t
 from blockviz.markup import esc
 from blockviz.sampling_params import SamplingParams
 from blockviz.views.dashboard import Dashboard
@@ -70,32 +70,32 @@ class Demo(w.VBox):
                               self.texts, lang)
 
         page = os.environ.get(PAGE_ENV) if link is not None else None
-        where = (f'<div class="bv-demo-class">{esc(tr("demo.class_page", lang))} <a href="{esc(page)}" target="_blank" '
+        where = (f'<div class="bv-demo-class">{esc(t("demo.class_page", lang))} <a href="{esc(page)}" target="_blank" '
                  f'rel="noopener">{esc(page)}</a></div>' if page else "")
         self.header = w.HTML(f"<style>{CSS}</style>" + header_html(self.plan, lang) + where)
         self.header.add_class("bv-demo-head")
-        self.play_button = w.Button(description=tr("demo.generate", lang), tooltip=tr("demo.generate.tip", lang),
+        self.play_button = w.Button(description=t("demo.generate", lang), tooltip=t("demo.generate.tip", lang),
                                     button_style="success")
         self.play_button.add_class("bv-demo-play")
         self.play_button.on_click(lambda _: self.toggle())
         paces = sorted(set(PACES) | {settings.pace}, key=lambda p: p or float("inf"))
-        self.pace = w.Dropdown(options=[(tr("demo.pace.max", lang) if p == 0 else tr("demo.pace.n", lang, n=f"{p:g}"), p)
-                                        for p in paces], value=settings.pace, description=tr("demo.pace", lang),
+        self.pace = w.Dropdown(options=[(t("demo.pace.max", lang) if p == 0 else t("demo.pace.n", lang, n=f"{p:g}"), p)
+                                        for p in paces], value=settings.pace, description=t("demo.pace", lang),
                                layout=w.Layout(width="16em"))
         self.pace.add_class("bv-demo-pace")
         self.pace.observe(lambda change: self.set_pace(change["new"]), "value")
         self.stats = w.HTML()
         self.stats.add_class("bv-demo-stats-box")
-        self.prompt = w.Text(placeholder=tr("demo.prompt", lang), layout=w.Layout(width="36em"))
+        self.prompt = w.Text(placeholder=t("demo.prompt", lang), layout=w.Layout(width="36em"))
         self.prompt.add_class("bv-demo-prompt")
-        self.after_system = w.Checkbox(value=bool(self.plan.system_ids), description=tr("demo.after_system", lang),
+        self.after_system = w.Checkbox(value=bool(self.plan.system_ids), description=t("demo.after_system", lang),
                                        indent=False, layout=w.Layout(width="auto"))
         self.max_tokens = w.BoundedIntText(value=settings.max_tokens, min=1, max=self.plan.max_model_len,
-                                           description=tr("demo.max_tokens", lang), layout=w.Layout(width="11em"))
-        self.add_button = w.Button(description=tr("demo.add", lang), button_style="primary")
+                                           description=t("demo.max_tokens", lang), layout=w.Layout(width="11em"))
+        self.add_button = w.Button(description=t("demo.add", lang), button_style="primary")
         self.add_button.add_class("bv-demo-add")
         self.add_button.on_click(lambda _: self.add_typed())
-        self.students_open = w.Checkbox(value=False, description=tr("demo.students", lang), indent=False,
+        self.students_open = w.Checkbox(value=False, description=t("demo.students", lang), indent=False,
                                         layout=w.Layout(width="auto"))
         self.students_open.add_class("bv-demo-students-open")
         self.students_open.observe(lambda _: self.publish(), "value")
@@ -172,7 +172,7 @@ class Demo(w.VBox):
     def _follow_changed(self, change):
         if not change["new"] and self.playing:  # the teacher stepped back or jumped: stay there
             self.pause()
-            self._say(tr("demo.paused_by_hand", self.lang))
+            self._say(t("demo.paused_by_hand", self.lang))
 
     def _on_change(self, cursor: int | None):
         """The engine ran or took a request, or the views moved: redraw the status and table and
@@ -186,7 +186,7 @@ class Demo(w.VBox):
             self.publish()
 
     def _sync_button(self):
-        self.play_button.description = tr("demo.pause" if self.playing else "demo.generate", self.lang)
+        self.play_button.description = t("demo.pause" if self.playing else "demo.generate", self.lang)
         self.play_button.button_style = "warning" if self.playing else "success"
         self._update_status()
         self.publish()
@@ -202,7 +202,7 @@ class Demo(w.VBox):
         """Queue a request for `text` (after the shared system prompt unless after_system=False).
         Raises ValueError, adding nothing, for an empty prompt or one that could never fit."""
         if not text.strip():
-            raise ValueError(tr("demo.empty", self.lang))
+            raise ValueError(t("demo.empty", self.lang))
         seq = self._add_tokens(self.plan.prompt_tokens(text, after_system), max_tokens or self.settings.max_tokens)
         self._update_status()
         self.publish()
@@ -213,9 +213,9 @@ class Demo(w.VBox):
         try:
             seq = self.add_request(self.prompt.value, self.after_system.value, self.max_tokens.value)
         except ValueError as e:
-            self._say(tr("demo.rejected", self.lang, reason=str(e)), error=True)
+            self._say(t("demo.rejected", self.lang, reason=str(e)), error=True)
             return None
-        self._say(tr("demo.added", self.lang, label=self.engine.labels[seq.seq_id], tokens=seq.num_prompt_tokens))
+        self._say(t("demo.added", self.lang, label=self.engine.labels[seq.seq_id], tokens=seq.num_prompt_tokens))
         self.prompt.value = ""
         return seq
 
@@ -225,9 +225,9 @@ class Demo(w.VBox):
         text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch)[0] != "C")[:MAX_PROMPT_CHARS]
         reason, label = None, None
         if not self.students_open.value:
-            reason = tr("demo.students.closed", self.lang)
+            reason = t("demo.students.closed", self.lang)
         elif sum(self.engine.seqs[i].status == SequenceStatus.WAITING for i in self._student_ids) >= MAX_STUDENT_WAITING:
-            reason = tr("demo.students.full", self.lang, n=MAX_STUDENT_WAITING)
+            reason = t("demo.students.full", self.lang, n=MAX_STUDENT_WAITING)
         else:
             try:
                 seq = self.add_request(text)
@@ -235,10 +235,10 @@ class Demo(w.VBox):
                 self._student_ids.append(seq.seq_id)
             except ValueError as e:
                 reason = str(e)
-        what = tr("demo.students.added", self.lang, label=label) if label else tr("demo.rejected", self.lang, reason=reason)
+        what = t("demo.students.added", self.lang, label=label) if label else t("demo.rejected", self.lang, reason=reason)
         self.students.insert(0, f"<li>{esc(client)}: “{esc(text)}” → {esc(what)}</li>")
         del self.students[MAX_STUDENT_LINES:]
-        self.student_list.value = (f"<b>{esc(tr('demo.students.title', self.lang))}</b><ol>{''.join(self.students)}</ol>")
+        self.student_list.value = (f"<b>{esc(t('demo.students.title', self.lang))}</b><ol>{''.join(self.students)}</ol>")
 
     def _say(self, text: str, error: bool = False):
         cls = ' class="bv-error"' if error else ""
@@ -298,7 +298,7 @@ class Demo(w.VBox):
         s = self.engine
         self.ledger.update(s)
         self.stats.value = status_html(self.status(), self.lang).replace(
-            "</div>", f'<span class="bv-field">{esc(tr("demo.f.views", self.lang, ms=f"{self.view_ms():.1f}"))}'
+            "</div>", f'<span class="bv-field">{esc(t("demo.f.views", self.lang, ms=f"{self.view_ms():.1f}"))}'
                       "</span></div>")
         self.totals.value = totals_html(self.ledger, self.lang)
         step = self.dashboard.step

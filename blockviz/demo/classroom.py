@@ -25,7 +25,9 @@ from tornado.httpserver import HTTPServer
 from tornado.iostream import StreamClosedError
 from tornado.netutil import bind_sockets
 
-from blockviz.i18n import t as tr
+from blockviz.demo.bounded import (BODY_SECONDS, MAX_HEADER_BYTES, MAX_PROMPT_BODY, BoundedHandler, NotFound,
+                                   log, shallow_json)
+from blockviz.i18n import t
 from blockviz.markup import esc
 
 STATIC = Path(__file__).parent / "static"
@@ -74,9 +76,18 @@ class ClassHub:
         self.prompts_open = False
         self.limit = limit or RateLimit()
         self.sent = 0                  # messages written to viewers
+        self.garbage = 0               # messages from the publisher that were not a feed message
 
-    def publish(self, text: str):
-        message = json.loads(text)
+    def publish(self, text: str | bytes):
+        try:
+            message = json.loads(text) if isinstance(text, str) else None
+        except (ValueError, RecursionError):
+            message = None
+        if not isinstance(message, dict):  # the kernel's link sends JSON objects only: count, never raise
+            self.garbage += 1
+            if self.garbage == 1:
+                log.warning("the class server got a message that is not a JSON object (counted in hub.garbage)")
+            return
         kind = message.get("type")
         if kind not in ("full", "patch") or (kind == "patch" and self.full is None):
             return  # a publisher always starts with a full message: anything else is stray
@@ -101,7 +112,7 @@ class ClassHub:
         return events if self.publisher is not None else events + [OFFLINE]
 
 
-class ClassHandler(tornado.web.RequestHandler):
+class ClassHandler(BoundedHandler):
     def initialize(self, hub: ClassHub):
         self.hub = hub
 
@@ -158,30 +169,31 @@ class EventsHandler(ClassHandler):
 class PromptHandler(ClassHandler):
     """A student's prompt: only while the teacher allows it, at most MAX_PROMPT_CHARS, rate-limited
     per client, JSON only (a cross-site form cannot send it). Queued for the teacher's engine."""
+    max_body = MAX_PROMPT_BODY
 
     def post(self):
         lang = self.hub.lang
         if not self.hub.prompts_open:
-            return self.answer(403, tr("class.prompt.closed", lang))
+            return self.answer(403, t("class.prompt.closed", lang))
         if self.hub.publisher is None:
-            return self.answer(503, tr("class.prompt.offline", lang))
+            return self.answer(503, t("class.prompt.offline", lang))
         if not self.request.headers.get("Content-Type", "").startswith("application/json"):
             return self.answer(415, "application/json only")
         try:
-            text = json.loads(self.request.body or b"{}").get("text")
+            text = shallow_json(bytes(self.body) or b"{}").get("text")
         except (ValueError, AttributeError):
             text = None
         if not isinstance(text, str) or not text.strip():
-            return self.answer(400, tr("class.prompt.empty", lang))
+            return self.answer(400, t("class.prompt.empty", lang))
         if len(text) > MAX_PROMPT_CHARS:
-            return self.answer(413, tr("class.prompt.long", lang, n=MAX_PROMPT_CHARS))
+            return self.answer(413, t("class.prompt.long", lang, n=MAX_PROMPT_CHARS))
         wait = self.hub.limit.take(self.request.remote_ip or "?")
         if wait:
             self.set_header("Retry-After", str(int(wait) + 1))
-            return self.answer(429, tr("class.prompt.wait", lang, s=int(wait) + 1))
+            return self.answer(429, t("class.prompt.wait", lang, s=int(wait) + 1))
         self.hub.publisher.write_message(json.dumps({"type": "prompt", "text": text,
                                                      "client": self.request.remote_ip or "?"}))
-        return self.answer(202, tr("class.prompt.queued", lang))
+        return self.answer(202, t("class.prompt.queued", lang))
 
     def answer(self, code: int, message: str):
         self.set_status(code)
@@ -196,7 +208,8 @@ class PublishHandler(tornado.websocket.WebSocketHandler):
         self.hub, self.key = hub, key
 
     async def get(self, *args, **kwargs):
-        if not hmac.compare_digest(self.request.headers.get("X-Blockviz-Key", ""), self.key):
+        given = self.request.headers.get("X-Blockviz-Key", "").encode("utf-8", "replace")
+        if not hmac.compare_digest(given, self.key.encode()):  # as bytes: a non-ASCII key is refused, not a 500
             self.set_status(403)
             return self.finish()
         return await super().get(*args, **kwargs)
@@ -217,8 +230,8 @@ class PublishHandler(tornado.websocket.WebSocketHandler):
 
 def page_html(lang: str) -> str:
     """The class page: the parts are filled by class.js from the feed."""
-    words = {k: esc(tr(f"class.{k}", lang)) for k in ("title", "chain_title", "mapping_title", "events_title",
-                                                      "prompt_label", "prompt_send", "theme", "waiting", "offline")}
+    words = {k: esc(t(f"class.{k}", lang)) for k in ("title", "chain_title", "mapping_title", "events_title",
+                                                     "prompt_label", "prompt_send", "theme", "waiting", "offline")}
     return f"""<!doctype html>
 <html lang="{'zh-CN' if lang == 'zh' else 'en'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -247,10 +260,10 @@ def class_app(hub: ClassHub) -> tornado.web.Application:
               # the package's layout, so the modules' relative imports are the same on disk and here
               (r"/demo/static/(class\.js|class_page\.js|class\.css)", StaticHandler, {"path": str(STATIC)}),
               (r"/views/js/(pool_patch\.js)", StaticHandler, {"path": str(VIEWS_JS)})]
-    return tornado.web.Application(routes, log_function=log_errors)
+    return tornado.web.Application(routes, log_function=log_errors, default_handler_class=NotFound)
 
 
-class StaticHandler(tornado.web.StaticFileHandler):
+class StaticHandler(BoundedHandler, tornado.web.StaticFileHandler):
     """The page's own files and the views' pool patch module, nothing else (the routes name each file)."""
 
     def set_default_headers(self):
@@ -296,7 +309,9 @@ class ClassServer:
                 failed.append(e)
                 ready.set()
                 return
-            server, publisher = HTTPServer(class_app(self.hub)), HTTPServer(publisher_app(self.hub, self.key))
+            limits = {"max_header_size": MAX_HEADER_BYTES, "body_timeout": BODY_SECONDS}
+            server = HTTPServer(class_app(self.hub), **limits)
+            publisher = HTTPServer(publisher_app(self.hub, self.key), **limits)
             server.add_sockets(class_sockets)
             publisher.add_sockets(publish_sockets)
             self.port = class_sockets[0].getsockname()[1]

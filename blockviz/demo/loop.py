@@ -11,7 +11,7 @@ from time import perf_counter
 
 from blockviz.demo.live import LiveRunner
 from blockviz.demo.settings import DemoSettings
-from blockviz.i18n import t as tr
+from blockviz.i18n import t
 
 IDLE_SECONDS = 0.1       # while generating with nothing to run: wait this long for a request to arrive
 PACED_VIEW_BUDGET = 0.5  # paced, the engine waits between steps anyway: the views may use that time
@@ -79,7 +79,7 @@ class LiveLoop:
                 try:
                     ran = self.runner.step()
                 except Exception as e:  # e.g. a request that outgrew the pool: show it, stop cleanly
-                    self.say(tr("demo.error", self.lang, reason=f"{type(e).__name__}: {e}"), error=True)
+                    self.say(t("demo.error", self.lang, reason=f"{type(e).__name__}: {e}"), error=True)
                     self.playing = False
                     break
                 self.runner.maybe_refresh()

@@ -9,7 +9,7 @@ fewer, larger lines. A pool too large for legible cells is the views' own pictur
 from math import ceil
 
 from blockviz.demo.hits import AdmissionHit
-from blockviz.i18n import t as tr
+from blockviz.i18n import t
 from blockviz.markup import esc
 from blockviz.states import BlockState, classify_block
 from blockviz.trace.snapshot import Snapshot
@@ -56,10 +56,10 @@ def projector_pool(snapshot: Snapshot, events=(), *, lang: str = "en", decode=No
         x = PAD + (i % ncols) * (CELL_W + GAP)
         y = HEAD_H + (i // ncols) * (CELL_H + GAP)
         pos = int(places[i]) if places[i] >= 0 else None
-        name = tr(f"state.{state.value}", lang)
+        name = t(f"state.{state.value}", lang)
         content = visible(decode(block.token_ids or filling.get(i, ()))) if (block.token_ids or i in filling) else ""
-        label = tr("class.cell", lang, block=i, state=name, ref=block.ref_count, hash=short_hash(block.hash),
-                   tokens=content, queue="-" if pos is None else pos)
+        label = t("class.cell", lang, block=i, state=name, ref=block.ref_count, hash=short_hash(block.hash),
+                  tokens=content, queue="-" if pos is None else pos)
         attrs = {"data-block-id": str(i), "data-state": state.value, "data-ref": str(block.ref_count),
                  "data-queue": str(-1 if pos is None else pos), "aria-label": label}
         corner = style.glyph if pos is None else f"q{pos} {style.glyph}"
@@ -69,7 +69,7 @@ def projector_pool(snapshot: Snapshot, events=(), *, lang: str = "en", decode=No
                 + text(x + CELL_W - 8, y + 24, corner, 20, anchor="end", bold=pos == 0, fill=ink)
                 + text(x + 8, y + 49, clip(name, 14), FONT, fill=ink)
                 + text(x + 8, y + 74, clip(content, 14), FONT, fill=ink)
-                + text(x + 8, y + 99, f'{tr("pool.ref", lang)} {block.ref_count} · {short_hash(block.hash, 4)}',
+                + text(x + 8, y + 99, f'{t("pool.ref", lang)} {block.ref_count} · {short_hash(block.hash, 4)}',
                        FONT, fill=ink))
         if pos == 0:  # the block the next allocation pops, as in the views
             body += f'<path d="M{x} {y} L{x + 16} {y} L{x} {y + 16} Z" class="bv-fg"/>'
@@ -88,10 +88,10 @@ def projector_pool(snapshot: Snapshot, events=(), *, lang: str = "en", decode=No
         y = bottom + (k // per_row) * LEGEND_ROW
         legend.append(f'<rect x="{x:g}" y="{y + 4}" width="30" height="22" rx="3" fill="{style.fill}" class="bv-line"/>'
                       + text(x + 15, y + 21, style.glyph, FONT, anchor="middle", fill=style.text)
-                      + text(x + 38, y + 21, f'{tr(f"state.{state.value}", lang)} {counts[state]}', FONT))
+                      + text(x + 38, y + 21, f'{t(f"state.{state.value}", lang)} {counts[state]}', FONT))
     height = bottom + 2 * LEGEND_ROW + PAD
-    header = tr("pool.header", lang, step=snapshot.step, phase=phase_name(snapshot, lang), n=snapshot.num_blocks,
-                free=len(snapshot.free_block_ids), B=snapshot.block_size)
+    header = t("pool.header", lang, step=snapshot.step, phase=phase_name(snapshot, lang), n=snapshot.num_blocks,
+               free=len(snapshot.free_block_ids), B=snapshot.block_size)
     root = svg_root(width, height, view="pool", step=snapshot.step, label=header)
     root["data-num-blocks"] = str(snapshot.num_blocks)
     head = background(width, height) + text(PAD, 28, clip(header, int(width / (0.6 * 20))), 20, bold=True)
@@ -101,7 +101,7 @@ def projector_pool(snapshot: Snapshot, events=(), *, lang: str = "en", decode=No
 def events_html(events, labels: dict[int, str], lang: str, decode=None) -> str:
     lines = [narrate(event, labels, lang, decode) for event in events if event.kind not in ("kv_write", "step_time")]
     items = "".join(f"<li>{esc(line)}</li>" for line in lines[:MAX_EVENTS])
-    more = f'<li class="bv-more">{esc(tr("class.more_events", lang, n=len(lines) - MAX_EVENTS))}</li>' \
+    more = f'<li class="bv-more">{esc(t("class.more_events", lang, n=len(lines) - MAX_EVENTS))}</li>' \
         if len(lines) > MAX_EVENTS else ""
     return f'<ol class="bv-events">{items or "<li>-</li>"}{more}</ol>'
 
@@ -114,8 +114,8 @@ def chain_html(label: str, hit: AdmissionHit, lang: str) -> str:
         where = f" → #{block_id}" if block_id >= 0 else ""
         items.append(f'<li data-outcome="{outcome}"><span class="bv-swatch" style="background:{style.fill};'
                      f'color:{style.text}">{style.glyph}</span> h{index} {esc(short_hash(h))} '
-                     f'{esc(tr(f"outcome.{outcome}", lang))}{esc(where)}</li>')
-    title = tr("class.chain", lang, label=label, step=hit.step)
+                     f'{esc(t(f"outcome.{outcome}", lang))}{esc(where)}</li>')
+    title = t("class.chain", lang, label=label, step=hit.step)
     return f'<h4>{esc(title)}</h4><ol class="bv-chain">{"".join(items)}</ol>'
 
 
@@ -133,9 +133,9 @@ def mapping_html(snapshot: Snapshot, seq_id: int, lang: str, decode=None) -> str
                     f'{style.fill};color:{style.text}">{style.glyph}</span> #{block_id}</td>'
                     f'<td>{block_id * B}–{block_id * B + B - 1}</td>'
                     f'<td class="bv-clip" title="{esc(content)}">{esc(content)}</td></tr>')
-    head = "".join(f"<th>{esc(tr(k, lang))}</th>" for k in ("class.logical", "class.physical", "class.slots",
+    head = "".join(f"<th>{esc(t(k, lang))}</th>" for k in ("class.logical", "class.physical", "class.slots",
                                                              "class.tokens"))
-    title = tr("class.mapping", lang, label=seq.label)
+    title = t("class.mapping", lang, label=seq.label)
     if not rows:
-        return f"<h4>{esc(title)}</h4><p>{esc(tr('class.no_blocks', lang))}</p>"
+        return f"<h4>{esc(title)}</h4><p>{esc(t('class.no_blocks', lang))}</p>"
     return f'<h4>{esc(title)}</h4><table class="bv-mapping"><tr>{head}</tr>{"".join(rows)}</table>'

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from blockviz.demo.hits import AdmissionHit, HitLedger
 from blockviz.demo.settings import Plan, format_bytes
-from blockviz.i18n import t as tr
+from blockviz.i18n import t
 from blockviz.markup import esc
 
 MAX_FINISHED_ROWS = 12  # the requests table shows every running request, the first waiting ones
@@ -43,32 +43,32 @@ class Texts:
 
 def header_html(plan: Plan, lang: str) -> str:
     s = plan.settings
-    setup = tr("demo.setup", lang, model=s.model_dir.name, device=plan.device, blocks=plan.num_blocks,
-               B=s.block_size, kv=format_bytes(plan.num_blocks * plan.block_bytes), requests=s.requests,
-               system=len(plan.system_ids))
-    system = (f"<details><summary>{esc(tr('demo.system', lang))}</summary>{esc(s.system_prompt)}</details>"
+    setup = t("demo.setup", lang, model=s.model_dir.name, device=plan.device, blocks=plan.num_blocks,
+              B=s.block_size, kv=format_bytes(plan.num_blocks * plan.block_bytes), requests=s.requests,
+              system=len(plan.system_ids))
+    system = (f"<details><summary>{esc(t('demo.system', lang))}</summary>{esc(s.system_prompt)}</details>"
               if s.system_prompt else "")
-    return f"<h3>{esc(tr('demo.title', lang))}</h3><div>{esc(setup)}</div>{system}"
+    return f"<h3>{esc(t('demo.title', lang))}</h3><div>{esc(setup)}</div>{system}"
 
 
 def status_html(status: Status, lang: str) -> str:
     """One line of fixed-width fields (see class.css: .bv-field); data-* for pages and tests."""
-    fields = [("step", tr("demo.f.step", lang, step=status.step, last=status.last_step)),
-              ("tokens", tr("demo.f.tokens", lang, n=status.tokens)),
-              ("rate", tr("demo.f.rate", lang, rate=f"{status.rate:.0f}")),
-              ("running", tr("demo.f.running", lang, n=status.running)),
-              ("waiting", tr("demo.f.waiting", lang, n=status.waiting)),
-              ("finished", tr("demo.f.finished", lang, n=status.finished)),
-              ("playing", tr("demo.f.live" if status.playing else "demo.f.paused", lang))]
+    fields = [("step", t("demo.f.step", lang, step=status.step, last=status.last_step)),
+              ("tokens", t("demo.f.tokens", lang, n=status.tokens)),
+              ("rate", t("demo.f.rate", lang, rate=f"{status.rate:.0f}")),
+              ("running", t("demo.f.running", lang, n=status.running)),
+              ("waiting", t("demo.f.waiting", lang, n=status.waiting)),
+              ("finished", t("demo.f.finished", lang, n=status.finished)),
+              ("playing", t("demo.f.live" if status.playing else "demo.f.paused", lang))]
     spans = "".join(f'<span class="bv-field" data-field="{name}">{esc(text)}</span>' for name, text in fields)
     return (f'<div class="bv-demo-stats" data-step="{status.last_step}" data-cursor="{status.step}" '
             f'data-playing="{int(status.playing)}" data-tokens="{status.tokens}">{spans}</div>')
 
 
 def totals_html(ledger: HitLedger, lang: str) -> str:
-    fields = [("hit-rate", tr("demo.t.hit_rate", lang, rate=f"{100 * ledger.hit_rate:.0f}")),
-              ("saved", tr("demo.t.saved", lang, n=ledger.tokens_saved)),
-              ("preemptions", tr("demo.t.preemptions", lang, n=ledger.preemptions))]
+    fields = [("hit-rate", t("demo.t.hit_rate", lang, rate=f"{100 * ledger.hit_rate:.0f}")),
+              ("saved", t("demo.t.saved", lang, n=ledger.tokens_saved)),
+              ("preemptions", t("demo.t.preemptions", lang, n=ledger.preemptions))]
     spans = "".join(f'<span class="bv-field" data-field="{name}">{esc(text)}</span>' for name, text in fields)
     return (f'<div class="bv-demo-totals" data-saved="{ledger.tokens_saved}" data-preemptions="{ledger.preemptions}">'
             f"{spans}</div>")
@@ -76,11 +76,11 @@ def totals_html(ledger: HitLedger, lang: str) -> str:
 
 def hit_text(hit: AdmissionHit | None, lang: str) -> str:
     if hit is None:
-        return tr("demo.hit.none", lang)
+        return t("demo.hit.none", lang)
     if not hit.blocks:
-        return tr("demo.hit.miss", lang)
-    text = tr("demo.hit", lang, blocks=hit.blocks, tokens=hit.tokens, used=hit.hit_used, free=hit.hit_free)
-    return text + (tr("demo.hit.again", lang, n=hit.admissions) if hit.admissions > 1 else "")
+        return t("demo.hit.miss", lang)
+    text = t("demo.hit", lang, blocks=hit.blocks, tokens=hit.tokens, used=hit.hit_used, free=hit.hit_free)
+    return text + (t("demo.hit.again", lang, n=hit.admissions) if hit.admissions > 1 else "")
 
 
 def requests_table_html(snapshot, labels: dict[int, str], pending, ledger: HitLedger, texts: Texts,
@@ -116,23 +116,23 @@ def requests_table_html(snapshot, labels: dict[int, str], pending, ledger: HitLe
         hit = ledger.by_seq.get(seq.seq_id)
         if hit is not None and hit.step > snapshot.step:
             hit = None  # admitted after the step shown
-        rows.append(row(seq.seq_id, seq.label, seq.status, tr("demo.status." + seq.status, lang),
+        rows.append(row(seq.seq_id, seq.label, seq.status, t("demo.status." + seq.status, lang),
                         f"{seq.num_prompt_tokens} / {len(seq.completion_token_ids)}", hit, seq.block_table,
                         text_cell(seq.seq_id, seq.token_ids, seq.num_prompt_tokens)))
     arriving = [arrival for arrival in pending if arrival.seq_id not in snapshot.seqs]
     room = max(0, MAX_WAITING_ROWS - len(waiting))  # arriving requests queue behind the waiting ones
     for arrival in arriving[:room]:
         rows.append(row(arrival.seq_id, labels.get(arrival.seq_id, arrival.label), "arriving",
-                        tr("demo.status.arriving", lang), f"{len(arrival.token_ids)} / 0", None, [],
+                        t("demo.status.arriving", lang), f"{len(arrival.token_ids)} / 0", None, [],
                         text_cell(arrival.seq_id, arrival.token_ids, len(arrival.token_ids))))
     if not rows:
-        return f"<p>{esc(tr('demo.none', lang))}</p>"
+        return f"<p>{esc(t('demo.none', lang))}</p>"
     more = len(later) + len(arriving[room:])
     if more:
-        rows.append(f'<tr><td colspan="6">{esc(tr("demo.more_waiting", lang, n=more))}</td></tr>')
+        rows.append(f'<tr><td colspan="6">{esc(t("demo.more_waiting", lang, n=more))}</td></tr>')
     if hidden:
-        rows.append(f'<tr><td colspan="6">{esc(tr("demo.hidden", lang, n=len(hidden)))}</td></tr>')
-    head = "".join(f"<th>{esc(tr('demo.col.' + c, lang))}</th>"
+        rows.append(f'<tr><td colspan="6">{esc(t("demo.hidden", lang, n=len(hidden)))}</td></tr>')
+    head = "".join(f"<th>{esc(t('demo.col.' + c, lang))}</th>"
                    for c in ("request", "status", "tokens", "hit", "blocks", "text"))
-    return (f"<h4>{esc(tr('demo.requests', lang))}</h4>"
+    return (f"<h4>{esc(t('demo.requests', lang))}</h4>"
             f'<table class="bv-demo-table"><tr>{head}</tr>{"".join(rows)}</table>')

@@ -31,7 +31,7 @@ import nbformat
 from blockviz.demo.classroom import ClassServer
 from blockviz.demo.link import KEY_ENV, PAGE_ENV, URL_ENV
 from blockviz.demo.settings import SETTINGS_ENV, SETTINGS_FILE, DemoError, DemoSettings, Plan
-from blockviz.i18n import t as tr
+from blockviz.i18n import t
 
 NOTEBOOK = "demo.ipynb"
 EXTENSION = "blockviz-demo"
@@ -89,7 +89,7 @@ var _JUPYTERLAB;
 def write_notebook(path: Path, lang: str) -> Path:
     code = nbformat.v4.new_code_cell(CELL, metadata={"jupyter": {"source_hidden": True}})
     notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell(tr("demo.notebook.title", lang) + "\n\n" + tr("demo.notebook.help", lang)),
+        nbformat.v4.new_markdown_cell(t("demo.notebook.title", lang) + "\n\n" + t("demo.notebook.help", lang)),
         code,
     ])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}

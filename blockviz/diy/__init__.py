@@ -4,16 +4,20 @@ and check() runs them against the engine's, step by step, on seeded random workl
     stages.py     which methods each stage (and lesson) covers
     workloads.py  the seeded random workloads (blockviz.workload Workloads, with their seed and hash)
     assemble.py   the class a check runs: the learner's methods of the stage, the engine's for the rest
-    limit.py      a line limit per engine step that cuts an endless loop in the learner's code
+    limit.py      an instruction limit per engine step that cuts an endless loop in the learner's code
+    apart.py      the learner's side in a forked child: a wall clock, a memory limit, plain values back
+    plain.py      what the child sends: builtins and the checker's records, anything else as its repr
+    whereabouts.py where the learner's code is (step, method), readable after the child is killed
     faults.py     what stops the learner's code (not written, raised, too long), with its traceback
     side.py       one engine of a check: a Simulator around a given BlockManager class
     state.py      the state compared after each step, as plain values
     compare.py    the differences between two engines' steps (pure)
-    lockstep.py   both engines on one workload until their first difference
+    lockstep.py   both engines on the workloads until their first difference (the engine's here)
     pictures.py   each side's picture after each step, a Timeline the views draw
     words.py      a difference and a workload in words (en/zh)
     report.py     the report: words, where the learner's code failed, both pools side by side
     check.py      check(MyBlockManager, "allocate")
+    collect.py    the learner's methods from the saved notebooks, in one class (lesson b4's last cell)
 """
 from blockviz.diy.check import check
 from blockviz.diy.report import Report

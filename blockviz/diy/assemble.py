@@ -8,6 +8,7 @@ from typing import Any, Callable, Iterable
 
 from blockviz.diy import faults
 from blockviz.diy.stages import CALLED_BY_SCHEDULER, METHODS
+from blockviz.diy.whereabouts import WHERE
 from blockviz.engine.block_manager import BlockManager
 
 # the instructions of `raise NotImplementedError` or `raise NotImplementedError("...")`, and no others
@@ -51,14 +52,18 @@ def is_stub(function) -> bool:
 def guarded(name: str, method: Callable) -> Callable:
     @wraps(method)
     def call(self, *args, **kwargs):
+        outer = WHERE.method
+        WHERE.at(method=name)  # where a hang or an exit happened, for the parent of a killed child
         try:
             return method(self, *args, **kwargs)
         except faults.Stop:
             raise
         except NotImplementedError as e:
             raise faults.not_written(name, e) from e
-        except Exception as e:
+        except (Exception, SystemExit, KeyboardInterrupt) as e:  # sys.exit() in a method is its exception too
             raise faults.raised(name, e) from e
+        finally:
+            WHERE.at(method=outer)
     return call
 
 
@@ -86,25 +91,27 @@ def weak_hash(values: int) -> classmethod:
     return classmethod(compute_hash)
 
 
+def missing_of(learner: type, checked: Iterable[str]) -> tuple[str, ...]:
+    """The checked methods `learner` has not written (or left a bare `raise NotImplementedError`)."""
+    return tuple(name for name in checked if (mine := own(learner, name)) is None or is_stub(mine))
+
+
 def assemble(learner: type, checked: Iterable[str], log: CallLog,
              hash_values: int | None = None) -> tuple[type, tuple[str, ...]]:
     """The class to run, and the checked methods it had to take from the engine (not written yet)."""
     checked = tuple(checked)
     bases = (learner,) if issubclass(learner, BlockManager) else (learner, BlockManager)
     namespace: dict[str, Any] = {}
-    missing = []
+    missing = missing_of(learner, checked)
     for name in METHODS:
-        mine = own(learner, name)
-        if name in checked and mine is not None and not is_stub(mine):
-            method = guarded(name, mine)
+        if name in checked and name not in missing:
+            method = guarded(name, own(learner, name))
         else:
             method = vars(BlockManager)[name]
-            if name in checked:
-                missing.append(name)
         namespace[name] = logged(name, method, log) if name in CALLED_BY_SCHEDULER else method
     init = own(learner, "__init__")
     if init is not None:
         namespace["__init__"] = guarded("__init__", init)
     if hash_values is not None:
         namespace["compute_hash"] = weak_hash(hash_values)
-    return type(learner.__name__, bases, namespace), tuple(missing)
+    return type(learner.__name__, bases, namespace), missing

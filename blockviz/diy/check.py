@@ -1,10 +1,11 @@
 """check(MyBlockManager, "allocate"): the learner's methods against the engine's on seeded random
 workloads, the first step where they differ reported with both pictures."""
-from blockviz.diy.assemble import CallLog, assemble
+from blockviz.diy.assemble import missing_of
 from blockviz.diy.lockstep import lockstep
 from blockviz.diy.report import Report
 from blockviz.diy.stages import methods_checked
 from blockviz.diy.workloads import workload
+from blockviz.brief import brief
 from blockviz.checks import whole
 from blockviz.i18n import LANGS
 
@@ -18,24 +19,21 @@ def check(block_manager: type, stage: str | None = None, *, workloads: int = 40,
     `raise NotImplementedError`), are the engine's."""
     if not isinstance(block_manager, type):
         raise TypeError(f"check() takes the class itself (MyBlockManager, not MyBlockManager(...)), "
-                        f"got {block_manager!r:.80}")
+                        f"got {brief(block_manager)}")
     whole("workloads", workloads, 1)
     whole("seed", seed, 0)
     if lang not in LANGS:
-        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
+        raise ValueError(f"lang must be one of {LANGS}, got {brief(lang)}")
     checked = methods_checked(stage)
-    missing = assemble(block_manager, checked, CallLog())[1]
+    missing = missing_of(block_manager, checked)
     report = Report(stage, checked, missing, 0, 0, None, lang)
     if not report.written:
         return report
-    for i in range(workloads):
-        w = workload(seed + i)
-        divergence, steps = lockstep(block_manager, checked, w)
-        report.workloads, report.steps = i + 1, report.steps + steps
-        if divergence is not None:
-            # run it again, keeping each step's pictures up to the difference (cheap: one workload)
-            again, _ = lockstep(block_manager, checked, w, pictures=True)
-            report.flaky = again is None or again.step != divergence.step
-            report.divergence = again if again is not None else divergence
-            return report
+    divergence, report.workloads, report.steps = lockstep(block_manager, checked,
+                                                          [workload(seed + i) for i in range(workloads)])
+    if divergence is not None:
+        # run it again, keeping each step's pictures up to the difference (cheap: one workload)
+        again = lockstep(block_manager, checked, [divergence.workload], pictures=True, until=divergence.step)[0]
+        report.flaky = again is None or again.step != divergence.step
+        report.divergence = again if again is not None else divergence
     return report

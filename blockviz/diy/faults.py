@@ -12,11 +12,12 @@ HERE = str(Path(__file__).resolve().parent)
 
 @dataclass(frozen=True)
 class Fault:
-    kind: str        # "not_written", "raised", "too_long" (an endless loop?) or "engine_raised"
+    kind: str        # "not_written", "raised", "too_long" (an endless loop?), "engine_raised", or from the
+                     # child (apart.py): "timeout" (no return in time), "ended" (exited, crashed), "too_much"
     method: str      # the learner's method it happened in, or the engine's function for engine_raised
     message: str     # the exception as `Type: text`
     traceback: str   # frames of the engine and of the learner's code (the checker's own left out)
-    limit: int = 0   # too_long: the instructions it ran past
+    limit: float = 0  # too_long: the instructions it ran past; timeout: the seconds it had
 
 
 class Stop(BaseException):

@@ -1,16 +1,30 @@
 """Cut an endless loop in the learner's code: count the instructions it runs in one engine step.
 
-sys.settrace calls `on_call` for each new frame and traces only the learner's own code objects,
-so the engine runs at full speed; a count (not a clock) makes the cut the same on any machine.
-Instructions, not lines: `while True: pass` is one line that never starts again.
+sys.settrace calls `on_call` for each new frame and traces only the learner's code: the class's own
+code objects and any code that is neither blockviz's nor an installed library's (a helper defined in
+another cell), so the engine runs at full speed; a count (not a clock) makes the cut the same on any
+machine. Instructions, not lines: `while True: pass` is one line that never starts again.
+This is the fast path for an ordinary endless loop; what it cannot cut (a sleep, a C loop, a bare
+`except:` that swallows the cut, sys.settrace(None)) the child's wall clock stops (apart.py).
 """
+import os
 import sys
+import sysconfig
 from contextlib import contextmanager
 from types import CodeType
 
 from blockviz.diy.faults import Fault, Stop, stack_of
+from blockviz.diy.whereabouts import WHERE
 
 MAX_INSTRUCTIONS = 1_000_000  # a step of these workloads runs a few thousand of the learner's
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+LIBRARIES = tuple({os.path.realpath(p) + os.sep for p in sysconfig.get_paths().values()} |
+                  {p + os.sep for p in sysconfig.get_paths().values()})
+
+
+def outside(filename: str) -> bool:
+    """Code of neither blockviz nor an installed library (the standard one included): the learner's."""
+    return not (filename.startswith(PACKAGE) or filename.startswith(LIBRARIES) or filename.startswith("<frozen"))
 
 
 def codes_of(cls: type, stop_at: type) -> set[CodeType]:
@@ -41,6 +55,7 @@ class LineLimit:
         self.codes = codes
         self.max_instructions = MAX_INSTRUCTIONS if max_instructions is None else max_instructions
         self.count = 0
+        self.known: dict[CodeType, bool] = {}  # code object -> traced
 
     @contextmanager
     def step(self):
@@ -57,7 +72,11 @@ class LineLimit:
             sys.settrace(previous)
 
     def on_call(self, frame, event, arg):
-        if frame.f_code not in self.codes:
+        code = frame.f_code
+        traced = self.known.get(code)
+        if traced is None:
+            traced = self.known[code] = code in self.codes or outside(code.co_filename)
+        if not traced:
             return None
         frame.f_trace_opcodes = True
         frame.f_trace_lines = False
@@ -67,7 +86,7 @@ class LineLimit:
         if event == "opcode":
             self.count += 1
             if self.count > self.max_instructions:
-                raise Stop(Fault("too_long", frame.f_code.co_name,
+                raise Stop(Fault("too_long", WHERE.method or frame.f_code.co_name,
                                  f"more than {self.max_instructions} instructions in one engine step", stack_of(frame),
                                  self.max_instructions))
         return self.on_opcode

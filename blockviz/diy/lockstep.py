@@ -1,14 +1,22 @@
 """Run the learner's block manager and the engine's side by side on one workload, step by step,
-and stop at the first step where they differ."""
+and stop at the first step where they differ.
+
+The engine's side runs here; the learner's in a child process (apart.py) that sends each step's
+plain values: the comparison is the parent's own code on the parent's own classes, whatever the
+learner's code patched or broke in the child."""
+import pickle
 from dataclasses import dataclass
 
-from blockviz.diy.compare import Mismatch, call_differences, differences
+from blockviz.diy.apart import Child, Send
+from blockviz.diy.compare import Mismatch, StepResult, call_differences, differences
 from blockviz.diy.faults import Fault, Stop, engine_raised
 from blockviz.diy.pictures import Pictures
+from blockviz.diy.plain import plain
 from blockviz.diy.side import Side
+from blockviz.diy.whereabouts import WHERE
 from blockviz.diy.workloads import SeededWorkload
 from blockviz.engine.block_manager import BlockManager
-from blockviz.workload import Player
+from blockviz.workload import Player, Request
 
 
 @dataclass
@@ -21,45 +29,129 @@ class Divergence:
     engine: Pictures | None
 
 
-def lockstep(learner: type, checked: tuple[str, ...], workload: SeededWorkload,
-             pictures: bool = False) -> tuple[Divergence | None, int]:
-    """The first divergence (None: the same at every step) and the steps compared."""
+@dataclass
+class EngineRun:
+    arrivals: list[tuple[Request, ...]]  # arrivals[s]: the requests added after step s (0: before the first)
+    results: list[StepResult]            # results[s]: the engine after step s (0: after the first arrivals)
+    pictures: Pictures | None
+
+
+def lockstep(learner: type, checked: tuple[str, ...], workloads: list[SeededWorkload], pictures: bool = False,
+             until: int | None = None) -> tuple[Divergence | None, int, int]:
+    """The first divergence over the workloads in turn (None: the same at every step of each), the
+    workloads run and the steps compared; with `pictures`, each side's pictures up to step `until`
+    (None: the end). One child runs the learner's side of them all."""
+    engines = [run_engine(w, pictures, until) for w in workloads]
+    arrivals = [e.arrivals if until is None else e.arrivals[:until + 1] for e in engines]
+    found: Divergence | None = None
+    current, steps = 0, 0
+    with Child(lambda send: run_learner(learner, checked, workloads, arrivals, pictures, send)) as child:
+        for message in child.messages():
+            kind = message[0]
+            engine, workload = engines[current], workloads[current]
+            if kind == "workload":
+                current = message[1]
+            elif kind == "step":
+                step, ours = message[1], message[2]
+                steps += step > 0
+                differing = differences(ours, engine.results[step])
+                if differing:
+                    found = Divergence(workload, step, tuple(differing), None, None, engine.pictures)
+            elif kind == "fault":
+                step, fault, made = message[1:]
+                early = call_differences(made, engine.results[step].calls[:len(made)]) if step else []
+                found = Divergence(workload, step, tuple(early), fault, None, engine.pictures)
+            elif kind == "lost":
+                step, method = WHERE.read()
+                found = Divergence(workload, step, (), Fault("raised", method or "?", message[1], message[2]), None,
+                                   engine.pictures)
+            elif kind == "pictures":
+                if found is not None:
+                    found.mine = message[1]
+                break
+            if found is not None and not pictures:
+                break
+    return found, current + 1, steps
+
+
+def run_engine(workload: SeededWorkload, pictures: bool, until: int | None) -> EngineRun:
+    """The engine's side to its end: what arrives when (as the learner's side is told) and each step."""
     engine = Side(BlockManager, (), workload, pictures)
-    try:
-        mine = Side(learner, checked, workload, pictures)
-    except Stop as stop:
-        return Divergence(workload, 0, (), stop.fault, None, engine.pictures), 0
-    except Exception as e:  # arrange_free_queue on a pool the learner's __init__ built wrong
-        return Divergence(workload, 0, (), engine_raised(e), None, engine.pictures), 0
+    run = EngineRun([], [], engine.pictures)
     step = 0
     with Player(workload.workload, engine.sim) as player:  # the engine's side decides when requests arrive
         while True:
-            mine.add([s.request for s in player.admit()])
+            run.arrivals.append(tuple(served.request for served in player.admit()))
             if step == 0:
-                found = compare(workload, mine, engine, mine.outcome(), engine.outcome(), 0)
-                if found:
-                    return found, 0
-            if player.done:
-                return None, step
+                run.results.append(engine_result(workload, engine.outcome()))
+                take(engine, step, until)
+            if player.done or (until is not None and step >= until):
+                return run
             step += 1
-            ours, theirs = mine.step(), engine.step()
+            run.results.append(engine_result(workload, engine.step()))
             player.stepped()
-            found = compare(workload, mine, engine, ours, theirs, step)
-            if found:
-                return found, step
+            take(engine, step, until)
 
 
-def compare(workload: SeededWorkload, mine: Side, engine: Side, mine_after, engine_after, step: int) -> Divergence | None:
-    (ours, fault), (theirs, engine_fault) = mine_after, engine_after
-    if engine_fault is not None:  # the workloads are ones the engine runs: this is the checker's bug
-        raise RuntimeError(f"the engine failed on workload {workload.seed}: {engine_fault.message}")
-    mine.picture(step)
-    engine.picture(step)
-    if fault is not None:  # what the learner's calls returned before it stopped can still differ
-        made = mine.calls()
-        early = call_differences(made, theirs.calls[:len(made)]) if step else []
-        return Divergence(workload, step, tuple(early), fault, mine.pictures, engine.pictures)
-    found = differences(ours, theirs)
-    if found:
-        return Divergence(workload, step, tuple(found), None, mine.pictures, engine.pictures)
-    return None
+def engine_result(workload: SeededWorkload, after: tuple[StepResult | None, Fault | None]) -> StepResult:
+    result, fault = after
+    if fault is not None:  # the workloads are ones the engine runs: this is the checker's bug
+        raise RuntimeError(f"the engine failed on workload {workload.seed}: {fault.message}")
+    return result
+
+
+def take(side: Side, step: int, until: int | None):
+    if until is None or step <= until:
+        side.picture(step)
+
+
+def run_learner(learner: type, checked: tuple[str, ...], workloads: list[SeededWorkload],
+                arrivals: list[list[tuple[Request, ...]]], pictures: bool, send: Send):
+    """In the child: the learner's side of each workload, step by step as the engine's arrivals say,
+    each step sent; it stops at the first fault (the parent stops reading at the first difference)."""
+    for index, workload in enumerate(workloads):
+        send(("workload", index))
+        mine = one_workload(learner, checked, workload, arrivals[index], pictures, send)
+        if mine is None or pictures:
+            if pictures:
+                send(("pictures", sendable(None if mine is None else mine.pictures)))
+            return
+
+
+def one_workload(learner: type, checked: tuple[str, ...], workload: SeededWorkload, arrivals: list[tuple[Request, ...]],
+                 pictures: bool, send: Send) -> Side | None:
+    """The learner's side of one workload, sent step by step; None where it stopped with a fault."""
+    WHERE.at(0, "")
+    try:
+        mine = Side(learner, checked, workload, pictures)
+    except Stop as stop:
+        send(("fault", 0, stop.fault, ()))
+        return None
+    except Exception as e:  # arrange_free_queue on a pool the learner's __init__ built wrong
+        send(("fault", 0, engine_raised(e), ()))
+        return None
+    for step, arriving in enumerate(arrivals):
+        WHERE.at(step, "")
+        if step == 0:
+            mine.add(arriving)
+        ours, fault = mine.outcome() if step == 0 else mine.step()
+        mine.picture(step)
+        if fault is not None:  # what the learner's calls returned before it stopped can still differ
+            send(("fault", step, fault, plain(mine.calls())))
+            return None if not pictures else mine
+        send(("step", step, plain(ours)))
+        if step:
+            mine.add(arriving)
+    return mine
+
+
+def sendable(pictures: Pictures | None) -> Pictures | None:
+    """The pictures, unless the learner's values in them cannot travel (their reason kept instead)."""
+    try:
+        pickle.dumps(pictures)
+        return pictures
+    except Exception as e:
+        if pictures is not None:
+            pictures.frames.clear()
+            pictures.unreadable = f"{type(e).__name__}: {e}"
+        return pictures

@@ -1,10 +1,6 @@
-# Line for line the BlockManager of nano-vllm at its chunked-prefill HEAD (seed 002).
-# Instrumentation lives in blockviz/trace/instrumented.py, in a subclass, so this file
-# can be read beside the original without a single extra line.
 from collections import deque
-
-import numpy as np
 import xxhash
+import numpy as np
 
 from blockviz.engine.sequence import Sequence
 
@@ -14,8 +10,8 @@ class Block:
     def __init__(self, block_id):
         self.block_id = block_id
         self.ref_count = 0
-        self.hash = -1          # -1: no full-block hash registered
-        self.token_ids = []     # kept so a hash hit can be checked against the real tokens
+        self.hash = -1
+        self.token_ids = []
 
     def update(self, hash: int, token_ids: list[int]):
         self.hash = hash
@@ -40,7 +36,6 @@ class BlockManager:
     def compute_hash(cls, token_ids: list[int], prefix: int = -1):
         h = xxhash.xxh64()
         if prefix != -1:
-            # chaining the parent hash makes a block's identity its whole prefix
             h.update(prefix.to_bytes(8, "little"))
         h.update(np.array(token_ids).tobytes())
         return h.intdigest()
@@ -49,7 +44,6 @@ class BlockManager:
         block_id = self.free_block_ids.popleft()
         block = self.blocks[block_id]
         assert block.ref_count == 0
-        # evict the old content, but only if the map still points here (seed 000, question 2)
         if block.hash != -1 and self.hash_to_block_id.get(block.hash) == block_id:
             del self.hash_to_block_id[block.hash]
         block.reset()
@@ -59,22 +53,21 @@ class BlockManager:
     def _deallocate_block(self, block_id: int):
         assert self.blocks[block_id].ref_count == 0
         self.used_block_ids.remove(block_id)
-        # hash and token_ids stay: a freed block can still be hit until it is reallocated
         self.free_block_ids.append(block_id)
 
     def can_allocate(self, seq: Sequence) -> int:
         h = -1
         num_cached_blocks = 0
         num_new_blocks = seq.num_blocks
-        for i in range(seq.num_blocks - 1):  # the last block is never probed
+        for i in range(seq.num_blocks - 1):
             token_ids = seq.block(i)
             h = self.compute_hash(token_ids, h)
             block_id = self.hash_to_block_id.get(h, -1)
             if block_id == -1 or self.blocks[block_id].token_ids != token_ids:
-                break  # hits must form a prefix
+                break
             num_cached_blocks += 1
             if block_id in self.used_block_ids:
-                num_new_blocks -= 1  # a hit on a used block is shared; a hit on a free one still uses a free block
+                num_new_blocks -= 1
         if len(self.free_block_ids) < num_new_blocks:
             return -1
         return num_cached_blocks
@@ -107,9 +100,6 @@ class BlockManager:
         seq.num_cached_tokens = 0
         seq.block_table.clear()
 
-    # The token about to be computed is the first of a new block when len % B == 1.
-    # Written `1 % self.block_size` so that B = 1 works too (every token starts a block there);
-    # for any B > 1 it is nano-vllm's `== 1`, which never meets B = 1 (it requires B % 256 == 0).
     def can_append(self, seq: Sequence) -> bool:
         return len(self.free_block_ids) >= (len(seq) % self.block_size == 1 % self.block_size)
 
@@ -118,7 +108,6 @@ class BlockManager:
             seq.block_table.append(self._allocate_block())
 
     def hash_blocks(self, seq: Sequence):
-        # register the blocks that the step just computed filled up
         start = seq.num_cached_tokens // self.block_size
         end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size
         if start == end: return

@@ -1,20 +1,12 @@
-"""nano-vllm's ModelRunner on one device: owns the model and the KV pool, turns a scheduled
-batch into input_ids / positions / slot_mapping / block tables, runs the model, samples.
-
-Differences from nano-vllm: no tensor parallelism, no CUDA graphs, attention in plain torch
-(blockviz/layers/attention.py), a CPU memory budget for the pool, and greedy sampling at
-temperature 0.
-"""
 from pathlib import Path
-
 import torch
 
 from blockviz.config import Config
 from blockviz.engine.sequence import Sequence
-from blockviz.layers.sampler import argmax_rows
 from blockviz.models.config import DTYPE_NAMES, Qwen3Config, head_dim_of
 from blockviz.models.qwen3 import Qwen3ForCausalLM
-from blockviz.utils.context import get_context, reset_context, set_context
+from blockviz.layers.sampler import Sampler
+from blockviz.utils.context import set_context, reset_context
 from blockviz.utils.loader import load_model
 
 DTYPES = {name: getattr(torch, name) for name in DTYPE_NAMES}
@@ -73,14 +65,12 @@ class ModelRunner:
         self.device = device
         self.dtype = model_dtype(hf_config, device, dtype)
         self.model = build_model(hf_config, Path(config.model), self.dtype, device)
-        self.generator = torch.Generator(device=device).manual_seed(seed)
+        self.sampler = Sampler(torch.Generator(device=device).manual_seed(seed))
         if device.type == "cuda" and config.num_kvcache_blocks == -1:
             self.warmup_model()
         self.allocate_kv_cache(kv_cache_memory)
 
     def warmup_model(self):
-        """As nano-vllm: one prefill of the largest batch before the pool exists, so the peak
-        memory that sizes the pool includes the activations."""
         torch.cuda.empty_cache()
         torch.cuda.reset_peak_memory_stats(self.device)
         max_num_batched_tokens, max_model_len = self.config.max_num_batched_tokens, self.config.max_model_len
@@ -97,7 +87,6 @@ class ModelRunner:
         self.block_bytes = kv_bytes_per_block(hf, self.block_size, self.dtype)
         if config.num_kvcache_blocks == -1:
             if self.device.type == "cuda":
-                # as nano-vllm: what the utilisation target leaves after weights and activations
                 free, total = torch.cuda.mem_get_info(self.device)
                 stats = torch.cuda.memory_stats(self.device)
                 budget = gpu_kv_budget(total, free, stats["allocated_bytes.all.peak"],
@@ -117,13 +106,11 @@ class ModelRunner:
                 module.v_cache = self.kv_cache[1, layer_id]
                 layer_id += 1
 
-    def as_tensor(self, values: list, dtype: torch.dtype) -> torch.Tensor:
-        return torch.tensor(values, dtype=dtype, device=self.device)
-
-    def prepare_block_tables(self, seqs: list[Sequence]) -> torch.Tensor:
+    def prepare_block_tables(self, seqs: list[Sequence]):
         max_len = max(len(seq.block_table) for seq in seqs)
         block_tables = [seq.block_table + [-1] * (max_len - len(seq.block_table)) for seq in seqs]
-        return self.as_tensor(block_tables, torch.int32)
+        block_tables = torch.tensor(block_tables, dtype=torch.int32, device=self.device)
+        return block_tables
 
     def prepare_prefill(self, seqs: list[Sequence]):
         input_ids = []
@@ -136,16 +123,16 @@ class ModelRunner:
         block_tables = None
         for seq in seqs:
             start = seq.num_cached_tokens
-            end = start + seq.num_scheduled_tokens  # only the uncomputed positions
+            seqlen_q = seq.num_scheduled_tokens
+            end = start + seqlen_q
+            seqlen_k = end
             input_ids.extend(seq[start:end])
             positions.extend(range(start, end))
-            seqlen_q = end - start
-            seqlen_k = end
             cu_seqlens_q.append(cu_seqlens_q[-1] + seqlen_q)
             cu_seqlens_k.append(cu_seqlens_k[-1] + seqlen_k)
             max_seqlen_q = max(seqlen_q, max_seqlen_q)
             max_seqlen_k = max(seqlen_k, max_seqlen_k)
-            if not seq.block_table:  # warmup
+            if not seq.block_table:    # warmup
                 continue
             start_block = start // self.block_size
             end_block = (end + self.block_size - 1) // self.block_size
@@ -158,11 +145,15 @@ class ModelRunner:
                 else:
                     slot_end = seq.block_table[i] * self.block_size + end - i * self.block_size
                 slot_mapping.extend(range(slot_start, slot_end))
-        if cu_seqlens_k[-1] > cu_seqlens_q[-1]:  # a cached prefix or a later chunk: read keys from the pool
+        if cu_seqlens_k[-1] > cu_seqlens_q[-1]:    # prefix cache
             block_tables = self.prepare_block_tables(seqs)
-        set_context(True, self.as_tensor(cu_seqlens_q, torch.int32), self.as_tensor(cu_seqlens_k, torch.int32),
-                    max_seqlen_q, max_seqlen_k, self.as_tensor(slot_mapping, torch.long), None, block_tables)
-        return self.as_tensor(input_ids, torch.long), self.as_tensor(positions, torch.long)
+        input_ids = torch.tensor(input_ids, dtype=torch.int64, device=self.device)
+        positions = torch.tensor(positions, dtype=torch.int64, device=self.device)
+        cu_seqlens_q = torch.tensor(cu_seqlens_q, dtype=torch.int32, device=self.device)
+        cu_seqlens_k = torch.tensor(cu_seqlens_k, dtype=torch.int32, device=self.device)
+        slot_mapping = torch.tensor(slot_mapping, dtype=torch.int64, device=self.device)
+        set_context(True, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, slot_mapping, None, block_tables)
+        return input_ids, positions
 
     def prepare_decode(self, seqs: list[Sequence]):
         input_ids = []
@@ -173,33 +164,28 @@ class ModelRunner:
             input_ids.append(seq.last_token)
             positions.append(len(seq) - 1)
             context_lens.append(len(seq))
-            slot_mapping.append(seq.block_table[-1] * self.block_size + seq.last_block_num_tokens - 1)
+            slot_mapping.append(seq.block_table[-1] * self.block_size + seq.last_block_num_tokens  - 1)
+        input_ids = torch.tensor(input_ids, dtype=torch.int64, device=self.device)
+        positions = torch.tensor(positions, dtype=torch.int64, device=self.device)
+        slot_mapping = torch.tensor(slot_mapping, dtype=torch.int64, device=self.device)
+        context_lens = torch.tensor(context_lens, dtype=torch.int32, device=self.device)
         block_tables = self.prepare_block_tables(seqs)
-        set_context(False, slot_mapping=self.as_tensor(slot_mapping, torch.long),
-                    context_lens=self.as_tensor(context_lens, torch.int32), block_tables=block_tables)
-        return self.as_tensor(input_ids, torch.long), self.as_tensor(positions, torch.long)
+        set_context(False, slot_mapping=slot_mapping, context_lens=context_lens, block_tables=block_tables)
+        return input_ids, positions
 
-    def sample(self, logits: torch.Tensor, temperatures: torch.Tensor) -> torch.Tensor:
-        greedy = argmax_rows(logits)  # logits.argmax(dim=-1), 20x faster on CPU
-        if not bool((temperatures > 0).any()):
-            return greedy
-        # Gumbel-max as nano-vllm (probs / Exp(1) noise), from a seeded generator: reproducible
-        probs = torch.softmax(logits.float() / temperatures.clamp_min(1e-5)[:, None], dim=-1)
-        noise = torch.empty_like(probs).exponential_(1, generator=self.generator).clamp_min_(1e-10)
-        sampled = argmax_rows(probs.div_(noise))
-        return torch.where(temperatures > 0, sampled, greedy)
+    def prepare_sample(self, seqs: list[Sequence]):
+        temperatures = [seq.temperature for seq in seqs]
+        temperatures = torch.tensor(temperatures, dtype=torch.float32, device=self.device)
+        return temperatures
 
     @torch.inference_mode()
-    def run_model(self, seqs: list[Sequence], is_prefill: bool) -> torch.Tensor:
-        """Logits [num_seqs, vocab] of each sequence's last new token; writes this step's K/V."""
-        input_ids, positions = self.prepare_prefill(seqs) if is_prefill else self.prepare_decode(seqs)
-        self.last_slot_mapping = get_context().slot_mapping.tolist()
-        try:
-            return self.model.compute_logits(self.model(input_ids, positions))
-        finally:
-            reset_context()
+    def run_model(self, input_ids: torch.Tensor, positions: torch.Tensor, is_prefill: bool):
+        return self.model.compute_logits(self.model(input_ids, positions))
 
     def run(self, seqs: list[Sequence], is_prefill: bool) -> list[int]:
-        logits = self.run_model(seqs, is_prefill)
-        temperatures = torch.tensor([seq.temperature for seq in seqs], dtype=torch.float32, device=self.device)
-        return self.sample(logits, temperatures).tolist()
+        input_ids, positions = self.prepare_prefill(seqs) if is_prefill else self.prepare_decode(seqs)
+        temperatures = self.prepare_sample(seqs)
+        logits = self.run_model(input_ids, positions, is_prefill)
+        token_ids = self.sampler(logits, temperatures).tolist()
+        reset_context()
+        return token_ids

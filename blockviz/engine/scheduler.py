@@ -1,5 +1,3 @@
-# nano-vllm's Scheduler at its chunked-prefill HEAD. Requests that can never fit are refused
-# before they get here (blockviz/limits.py), so `add` is nano-vllm's.
 from collections import deque
 
 from blockviz.config import Config
@@ -31,7 +29,7 @@ class Scheduler:
         scheduled_seqs = []
         num_batched_tokens = 0
 
-        # prefill: strictly FIFO from the head of waiting
+        # prefill
         while self.waiting and len(scheduled_seqs) < self.max_num_seqs:
             seq = self.waiting[0]
             remaining = self.max_num_batched_tokens - num_batched_tokens
@@ -43,8 +41,8 @@ class Scheduler:
                     break
                 num_tokens = seq.num_tokens - num_cached_blocks * self.block_size
             else:
-                num_tokens = seq.num_tokens - seq.num_cached_tokens  # a later chunk of the same prompt
-            if remaining < num_tokens and scheduled_seqs:  # only the first seq of a step may be chunked
+                num_tokens = seq.num_tokens - seq.num_cached_tokens
+            if remaining < num_tokens and scheduled_seqs:  # only allow chunked prefill for the first seq
                 break
             if not seq.block_table:
                 self.block_manager.allocate(seq, num_cached_blocks)
@@ -55,6 +53,7 @@ class Scheduler:
                 self.waiting.popleft()
                 self.running.append(seq)
             scheduled_seqs.append(seq)
+
         if scheduled_seqs:
             return scheduled_seqs, True
 
@@ -72,7 +71,7 @@ class Scheduler:
                 seq.is_prefill = False
                 self.block_manager.may_append(seq)
                 scheduled_seqs.append(seq)
-        if not scheduled_seqs:  # nano-vllm: a bare `assert scheduled_seqs`
+        if not scheduled_seqs:
             raise RuntimeError("no request can run: one has grown larger than the whole KV pool "
                                f"({len(self.block_manager.blocks)} blocks) and cannot be admitted again")
         self.running.extendleft(reversed(scheduled_seqs))
@@ -86,14 +85,13 @@ class Scheduler:
 
     def postprocess(self, seqs: list[Sequence], token_ids: list[int], is_prefill: bool):
         for seq, token_id in zip(seqs, token_ids):
-            self.block_manager.hash_blocks(seq)  # before num_cached_tokens moves: it reads the old value
+            self.block_manager.hash_blocks(seq)
             seq.num_cached_tokens += seq.num_scheduled_tokens
             seq.num_scheduled_tokens = 0
             if is_prefill and seq.num_cached_tokens < seq.num_tokens:
-                continue  # an unfinished chunk: its sampled token is meaningless
+                continue
             seq.append_token(token_id)
             if (not seq.ignore_eos and token_id == self.eos) or seq.num_completion_tokens == seq.max_tokens:
                 seq.status = SequenceStatus.FINISHED
                 self.block_manager.deallocate(seq)
                 self.running.remove(seq)
-

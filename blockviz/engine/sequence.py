@@ -12,13 +12,10 @@ class SequenceStatus(Enum):
 
 
 class Sequence:
-    # Difference from nano-vllm: block_size is per instance (nano-vllm sets the class attribute
-    # once per process), so engines with different block sizes can share one notebook.
     block_size = 256
     counter = count()
 
-    def __init__(self, token_ids: list[int], sampling_params: SamplingParams = SamplingParams(),
-                 block_size: int | None = None):
+    def __init__(self, token_ids: list[int], sampling_params = SamplingParams(), block_size: int | None = None):
         if len(token_ids) == 0:
             raise ValueError("a request needs at least one prompt token")
         if block_size is not None:
@@ -60,10 +57,6 @@ class Sequence:
     @property
     def completion_token_ids(self):
         return self.token_ids[self.num_prompt_tokens:]
-
-    @property
-    def num_cached_blocks(self):
-        return self.num_cached_tokens // self.block_size
 
     @property
     def num_blocks(self):

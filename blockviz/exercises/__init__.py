@@ -13,9 +13,11 @@ import re
 from random import Random
 
 from blockviz.checks import whole
-from blockviz.exercises.core import LANGS, Exercise, Result
+from blockviz.exercises.core import Exercise, Result
+from blockviz.i18n import LANGS
 from blockviz.exercises.kinds import KINDS
 from blockviz.exercises.params import check_params
+from blockviz.brief import brief
 
 MAX_SEED = 10**9
 MAX_ID_LENGTH = 20_000
@@ -35,9 +37,9 @@ def make(kind: str, seed: int | None = None, lang: str = "en", **params) -> Exer
 
 def instance(kind: str, seed: int | None, lang: str, params: dict) -> Exercise:
     if not isinstance(kind, str) or kind not in KINDS:
-        raise ValueError(f"unknown exercise kind {kind!r:.40}; choose one of {', '.join(KINDS)}")
+        raise ValueError(f"unknown exercise kind {brief(kind, 40)}; choose one of {', '.join(KINDS)}")
     if lang not in LANGS:
-        raise ValueError(f"lang must be one of {LANGS}, got {lang!r:.40}")
+        raise ValueError(f"lang must be one of {LANGS}, got {brief(lang, 40)}")
     k = KINDS[kind]
     params = check_params(kind, k.param_names, params)
     if seed is None and not params:
@@ -68,7 +70,7 @@ def shows_answer(exercise: Exercise) -> bool:
 def from_id(exercise_id: str, lang: str = "en") -> Exercise:
     """Rebuild an exercise from its id: "slot_mapping-1234" or "slot_mapping:{json params}"."""
     if not isinstance(exercise_id, str) or len(exercise_id) > MAX_ID_LENGTH:
-        raise ValueError(f"an exercise id is text of at most {MAX_ID_LENGTH} characters, got {exercise_id!r:.80}")
+        raise ValueError(f"an exercise id is text of at most {MAX_ID_LENGTH} characters, got {brief(exercise_id, 80)}")
     exercise_id = exercise_id.strip()
     if ":" in exercise_id:
         kind, _, payload = exercise_id.partition(":")
@@ -78,9 +80,9 @@ def from_id(exercise_id: str, lang: str = "en") -> Exercise:
             raise ValueError(f"the params after '{kind:.40}:' are not valid JSON: {e}") from None
         if not isinstance(params, dict):
             raise ValueError(f"the params after '{kind:.40}:' must be a JSON object such as "
-                             f'{{"block_size": 4}}, got {payload!r:.80}')
+                             f'{{"block_size": 4}}, got {brief(payload, 80)}')
         return instance(kind, None, lang, params)  # not make(**params): a param named seed or lang stays a param
     kind, sep, seed = exercise_id.rpartition("-")
     if not sep or not seed.isascii() or not seed.isdigit() or len(seed) > len(str(MAX_SEED)):
-        raise ValueError(f"an exercise id looks like 'slot_mapping-1234', got {exercise_id!r:.80}")
+        raise ValueError(f"an exercise id looks like 'slot_mapping-1234', got {brief(exercise_id, 80)}")
     return make(kind, int(seed), lang=lang)

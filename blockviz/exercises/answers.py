@@ -1,7 +1,7 @@
 """Reading a learner's answer: numbers, lists, yes/no, words, labels, in ASCII or Chinese punctuation.
 
 Every reader returns a plain Python value or raises AnswerError, whose `key` names a message in
-blockviz/i18n/exercises.py. Nothing here knows the right answer.
+blockviz/i18n/exercises/answers.py. Nothing here knows the right answer.
 """
 import math
 import re

@@ -10,7 +10,8 @@ import random
 import sys
 from typing import Callable
 
-from blockviz.exercises.core import LANGS, Exercise, tr
+from blockviz.exercises.core import Exercise
+from blockviz.i18n import LANGS, t
 
 QUIT = {"quit", "q", "exit", "退出"}
 MAX_SHEET = 200  # exercises on one sheet: a few seconds to build
@@ -23,10 +24,10 @@ def practise(exercise: Exercise, lang: str, read: Callable[[str], str] = input,
     """Ask until the answer is right. Returns 'correct', 'solution' (shown) or 'quit'."""
     write(exercise.prompt_in(lang))
     write("")
-    write(tr("ex.cli.usage", lang))
+    write(t("ex.cli.usage", lang))
     table = exercise.answer_lines > 1
     if table:
-        write(tr("ex.cli.rows", lang))
+        write(t("ex.cli.rows", lang))
     while True:
         try:
             line = read("> ")
@@ -71,7 +72,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str], read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> int:
     from blockviz.exercises import from_id, kinds, make
-    from blockviz.exercises.sets import SETS, set_exercises
+    from blockviz.exercises.sets import SETS, set_exercises, set_title
     from blockviz.exercises.sheet import render_sheet, sheet_exercises
     try:
         args = parser().parse_args(argv)
@@ -81,10 +82,10 @@ def main(argv: list[str], read: Callable[[str], str] = input, write: Callable[[s
     try:
         if args.list:
             for name in kinds():
-                write(f"{name:16} {tr(f'{name}.title', lang)}")
+                write(f"{name:16} {t(f'{name}.title', lang)}")
             write("")
             for name, practice in SETS.items():
-                write(f"--set {name:10} {tr(f'ex.set.{name}.title', lang)} ({len(practice.items)})")
+                write(f"--set {name:10} {set_title(name, lang)} ({len(practice.items)})")
             return 0
         if args.sheet is not None:
             if not 1 <= args.sheet <= MAX_SHEET:
@@ -114,10 +115,10 @@ def main(argv: list[str], read: Callable[[str], str] = input, write: Callable[[s
     for i, exercise in enumerate(exercises):
         if i:
             write("")
-            write(tr("ex.cli.next", lang))
+            write(t("ex.cli.next", lang))
         if practise(exercise, lang, read, write) == "quit":
             break
-    write(tr("ex.cli.bye", lang))
+    write(t("ex.cli.bye", lang))
     return 0
 
 

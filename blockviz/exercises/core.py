@@ -13,19 +13,9 @@ from random import Random
 from typing import Any
 
 from blockviz.exercises.answers import AnswerError
+from blockviz.exercises.widget import ExerciseWidget
+from blockviz.i18n import t
 from blockviz.markup import markdown_html
-from blockviz.i18n.exercises import STRINGS
-
-LANGS = ("en", "zh")
-
-
-def tr(key: str, lang: str = "en", **fmt) -> str:
-    """The message `key` in `lang` (English when a translation is missing)."""
-    entry = STRINGS.get(key)
-    if entry is None:
-        return key
-    text = entry.get(lang) or entry["en"]
-    return text.format(**fmt) if fmt else text
 
 
 @dataclass(frozen=True)
@@ -98,7 +88,7 @@ class Kind:
         return None
 
     def hint(self, params: dict, solved: Solved, lang: str) -> str:
-        return tr(f"{self.name}.hint", lang)
+        return t(f"{self.name}.hint", lang)
 
     def answer_lines(self, params: dict, solved: Solved) -> int:
         """Lines the answer takes (a table: one a row); the widget's answer box grows to fit."""
@@ -137,7 +127,7 @@ class Exercise:
         return self.prompt_in(self.lang)
 
     def prompt_in(self, lang: str) -> str:
-        title = tr(f"{self.kind.name}.title", lang)
+        title = t(f"{self.kind.name}.title", lang)
         body = self.kind.prompt(self.params, self.solved, lang)
         return f"**{title}** · `{self.id if self.seed is not None else self.kind.name}`\n\n{body}"
 
@@ -147,24 +137,24 @@ class Exercise:
         try:
             value = self.kind.parse(answer, self.params, self.solved)
         except AnswerError as e:
-            message = tr(e.key, lang, **e.fmt)
+            message = t(e.key, lang, **e.fmt)
             if e.where:
-                message = tr("ex.answer.where", lang, row=e.where[0], column=tr(e.where[1], lang)) + " " + message
+                message = t("ex.answer.where", lang, row=e.where[0], column=t(e.where[1], lang)) + " " + message
             return Result(False, message, malformed=True)
         except Exception as e:  # a bug must not show a learner a traceback
-            return Result(False, tr("ex.answer.unreadable", lang, error=type(e).__name__), malformed=True)
+            return Result(False, t("ex.answer.unreadable", lang, error=type(e).__name__), malformed=True)
         try:
             if self.kind.same(value, self.solved):
-                return Result(True, tr("ex.check.correct", lang))
+                return Result(True, t("ex.check.correct", lang))
             feedback = self.kind.diagnose(self.params, self.solved, value)
         except Exception as e:
-            return Result(False, tr("ex.answer.unreadable", lang, error=type(e).__name__), malformed=True)
+            return Result(False, t("ex.answer.unreadable", lang, error=type(e).__name__), malformed=True)
         if feedback is None:
-            return Result(False, tr("ex.check.wrong", lang))
-        message = " ".join([tr(feedback.lead, lang, **feedback.fmt)] * bool(feedback.lead)
-                           + [tr(feedback.key, lang, **feedback.fmt)]
-                           + [tr("ex.check.or", lang, why=tr(key, lang, **feedback.fmt)) for key in feedback.also]
-                           + [tr("ex.check.try_again", lang)])
+            return Result(False, t("ex.check.wrong", lang))
+        message = " ".join(([t(feedback.lead, lang, **feedback.fmt)] if feedback.lead else [])
+                           + [t(feedback.key, lang, **feedback.fmt)]
+                           + [t("ex.check.or", lang, why=t(key, lang, **feedback.fmt)) for key in feedback.also]
+                           + [t("ex.check.try_again", lang)])
         return Result(False, message, feedback.misconception)
 
     def hint(self, lang: str | None = None) -> str:
@@ -184,8 +174,7 @@ class Exercise:
     def answer_lines(self) -> int:
         return self.kind.answer_lines(self.params, self.solved)
 
-    def widget(self):
-        from blockviz.exercises.widget import ExerciseWidget
+    def widget(self) -> ExerciseWidget:
         return ExerciseWidget(self)
 
     def _repr_html_(self) -> str:

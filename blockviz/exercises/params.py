@@ -10,6 +10,7 @@ import re
 from typing import Any, Callable
 
 from blockviz.checks import MAX_TOKEN_ID, whole
+from blockviz.brief import brief
 
 # Exercises are hand calculations: generated ones use pools of at most 16 blocks and prompts of
 # a few dozen tokens. These limits keep any hand-written id fast (a second at most).
@@ -28,14 +29,14 @@ PROMPT_TEXT = re.compile(r"[A-Za-z0-9 _.,;:?!'-]*")
 
 def whole_list(name: str, value: Any, low: int, high: int, max_len: int, min_len: int = 1) -> list[int]:
     if not isinstance(value, (list, tuple)) or not min_len <= len(value) <= max_len:
-        raise ValueError(f"{name} must be a list of {min_len}..{max_len} whole numbers, got {value!r:.200}")
+        raise ValueError(f"{name} must be a list of {min_len}..{max_len} whole numbers, got {brief(value, 200)}")
     return [whole(f"{name}[{i}]", v, low, high) for i, v in enumerate(value)]
 
 
 def label(name: str, value: Any) -> str:
     if not isinstance(value, str) or not LABEL.fullmatch(value):
         raise ValueError(f"{name} must be a request label of 1..12 letters, digits or _ (like A or X2), "
-                         f"got {value!r:.80}")
+                         f"got {brief(value, 80)}")
     return value
 
 
@@ -44,21 +45,21 @@ def prompt(name: str, value: Any, allow_empty: bool = False) -> str | list[int]:
     if isinstance(value, str):
         if not PROMPT_TEXT.fullmatch(value) or len(value) > MAX_TOKENS or not (value or allow_empty):
             raise ValueError(f"{name} as text must be 1..{MAX_TOKENS} letters, digits, spaces or _ . , ; : ? ! ' - "
-                             f"(use a list of token ids for anything else), got {value!r:.80}")
+                             f"(use a list of token ids for anything else), got {brief(value, 80)}")
         return value
     return whole_list(name, value, 0, MAX_TOKEN_ID, MAX_TOKENS, 0 if allow_empty else 1)
 
 
 def text(name: str, value: Any) -> str:
     if not isinstance(value, str) or len(value) > MAX_TEXT:
-        raise ValueError(f"{name} must be a short text, got {value!r:.80}")
+        raise ValueError(f"{name} must be a short text, got {brief(value, 80)}")
     return value
 
 
 def ops(name: str, value: Any) -> list:
     """A scenario's ops: ["add", label, prompt, max_tokens(, script)] or ["step"(, n)]."""
     if not isinstance(value, (list, tuple)) or len(value) > MAX_OPS:
-        raise ValueError(f"{name} must be a list of at most {MAX_OPS} ops, got {value!r:.200}")
+        raise ValueError(f"{name} must be a list of at most {MAX_OPS} ops, got {brief(value, 200)}")
     checked = []
     for i, op in enumerate(value):
         where = f"{name}[{i}]"
@@ -72,7 +73,7 @@ def ops(name: str, value: Any) -> list:
             checked.append(["step", whole(f"{where} steps", op[1], 1, MAX_STEPS) if len(op) == 2 else 1])
         else:
             raise ValueError(f"{where} must be ['add', label, prompt, max_tokens] (+ script) or ['step', n], "
-                             f"got {op!r:.120}")
+                             f"got {brief(op, 120)}")
     return checked
 
 
@@ -83,7 +84,7 @@ def ask(name: str, value: Any) -> str | list[int]:
 
 def rule(name: str, value: Any) -> str:
     if value not in ("echo", "count"):
-        raise ValueError(f"{name} must be 'echo' or 'count', got {value!r:.40}")
+        raise ValueError(f"{name} must be 'echo' or 'count', got {brief(value, 40)}")
     return value
 
 
@@ -121,10 +122,10 @@ SCENARIO = ("block_size", "num_blocks", "free_order", "budget", "rule", "setup")
 def check_params(kind: str, names: tuple[str, ...], params: Any) -> dict:
     """params with every value checked (tuples become lists, as JSON would give them back)."""
     if not isinstance(params, dict):
-        raise ValueError(f"{kind}'s params must be a JSON object of {', '.join(names)}, got {params!r:.120}")
+        raise ValueError(f"{kind}'s params must be a JSON object of {', '.join(names)}, got {brief(params, 120)}")
     unknown = [name for name in params if name not in names]
     if unknown:
-        raise ValueError(f"{kind} takes no param {unknown[0]!r:.40}; its params are {', '.join(names)}")
+        raise ValueError(f"{kind} takes no param {brief(unknown[0], 40)}; its params are {', '.join(names)}")
     checked = {name: CHECKS[name](name, value) for name, value in params.items()}
     scenario_ops = checked.get("setup", []) + checked.get("then", [])
     tokens = sum(len(op[2]) + op[3] for op in scenario_ops if op[0] == "add")

@@ -13,7 +13,9 @@ contiguous"), then hints, then shows the solution, only when asked.
 from typing import Any
 
 from blockviz.exercises import answers
-from blockviz.exercises.core import LANGS, Exercise, Feedback, Kind, Solved, partial, tr
+from blockviz.brief import brief
+from blockviz.exercises.core import Exercise, Feedback, Kind, Solved, partial
+from blockviz.i18n import LANGS, t
 
 # How an answer is read follows from the type of the engine's answer.
 READERS = ("yes_no", "number", "numbers", "word")
@@ -32,7 +34,7 @@ def plain(value: Any) -> Any:
         return [plain(v) for v in value]
     if hasattr(value, "__index__"):
         return int(value)
-    raise ValueError(f"a question's answer is a number, a list of numbers, yes/no or a word; got {value!r:.80}")
+    raise ValueError(f"a question's answer is a number, a list of numbers, yes/no or a word; got {brief(value, 80)}")
 
 
 def reader_of(answer: Any) -> str:
@@ -45,7 +47,7 @@ def reader_of(answer: Any) -> str:
     if isinstance(answer, str) and answer.strip():
         return "word"
     raise ValueError(f"a question's answer is a number, a non-empty list of numbers, yes/no or a word; "
-                     f"got {answer!r:.80}")
+                     f"got {brief(answer, 80)}")
 
 
 def texts(value, name: str) -> dict[str, str]:
@@ -54,7 +56,7 @@ def texts(value, name: str) -> dict[str, str]:
         return {}
     if (not isinstance(value, dict) or set(value) != set(LANGS)
             or not all(isinstance(v, str) and v.strip() for v in value.values())):
-        raise ValueError(f"{name} needs its text in {' and '.join(LANGS)}, got {value!r:.80}")
+        raise ValueError(f"{name} needs its text in {' and '.join(LANGS)}, got {brief(value, 80)}")
     return value
 
 
@@ -71,7 +73,7 @@ class Question(Kind):
         for wrong, why in params.get("mistakes") or ():
             wrong = plain(wrong)
             if reader_of(wrong) != reader or reader == "numbers" and len(wrong) != len(answer):
-                raise ValueError(f"the wrong answer {wrong!r:.40} is not read like the answer {answer!r:.40}")
+                raise ValueError(f"the wrong answer {brief(wrong, 40)} is not read like the answer {brief(answer, 40)}")
             if self.read(reader, wrong) != self.read(reader, answer):  # a "mistake" equal to the answer is no mistake
                 mistakes.append([wrong, texts(why, "a mistake's diagnosis")])
         return {"question": texts(params.get("question"), "question"), "answer": answer,
@@ -112,17 +114,17 @@ class Question(Kind):
         return None
 
     def hint(self, params: dict, solved: Solved, lang: str) -> str:
-        return params["hint"].get(lang) or tr("question.hint", lang)
+        return params["hint"].get(lang) or t("question.hint", lang)
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
-        answer = tr("question.answer", lang, answer=self.answer_text(solved, lang))
+        answer = t("question.answer", lang, answer=self.answer_text(solved, lang))
         explain = params["explain"].get(lang)
         return f"{answer} {explain}" if explain else answer
 
     def answer_text(self, solved: Solved, lang: str) -> str:
         shown = solved.facts["shown"]
         if isinstance(shown, bool):
-            return tr("question.yes" if shown else "question.no", lang)
+            return t("question.yes" if shown else "question.no", lang)
         return super().answer_text(Solved(shown, {}), lang)
 
 
@@ -130,7 +132,7 @@ class FixedExercise(Exercise):
     """A Question in its lesson: the prompt is the lesson's question, under the lesson's heading."""
 
     def prompt_in(self, lang: str) -> str:
-        return f"**{tr('question.title', lang)}**\n\n{self.kind.prompt(self.params, self.solved, lang)}"
+        return f"**{t('question.title', lang)}**\n\n{self.kind.prompt(self.params, self.solved, lang)}"
 
 
 QUESTION = Question()
@@ -140,7 +142,7 @@ def question(question_en: str, question_zh: str, answer, explain_en: str = "", e
              hint_en: str = "", hint_zh: str = "", mistakes: list | tuple = (), lang: str = "en") -> FixedExercise:
     """A fixed question whose `answer` the engine computed; `mistakes` are (wrong answer, why_en, why_zh)."""
     if lang not in LANGS:
-        raise ValueError(f"lang must be one of {LANGS}, got {lang!r:.40}")
+        raise ValueError(f"lang must be one of {LANGS}, got {brief(lang, 40)}")
 
     def both(en: str, zh: str) -> dict[str, str] | None:
         return {"en": en, "zh": zh} if en or zh else None

@@ -10,9 +10,11 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from blockviz.exercises.core import LANGS, Exercise, tr
+from blockviz.exercises.core import Exercise
 from blockviz.exercises.kinds.refs import SEED_004 as SEED_004_REFS
+from blockviz.i18n import LANGS, STRINGS, t
 from blockviz.scenarios import load_scenario
+from blockviz.brief import brief
 
 # Seed 004 (lesson 25): B = 4, request A holds tokens 0..9, block_table [5, 2, 7]. The block ids
 # come from the free queue: Simulator(free_order=[5, 2, 7, 0, 1, 3, 4, 6]) (engine.full_order).
@@ -75,35 +77,36 @@ class Item:
 @dataclass(frozen=True)
 class PracticeSet:
     name: str
+    lesson: str | None  # the lesson it practises (blockviz/lessons/catalog.py), whose title it takes
     items: list[Item]
 
 
 SETS: dict[str, PracticeSet] = {s.name: s for s in [
-    PracticeSet("lesson1", [
+    PracticeSet("lesson1", "01_token_to_slot", [
         Item("slot_mapping", params=SEED_004_SLOTS, note="ex.set.note.seed004_slots"),
         Item("slot", params={"block_size": 4, "block_table": [5, 2, 7], "num_tokens": 10, "position": 9}),
         Item("slot", 11), Item("slot", 12), Item("slot_mapping", 21), Item("slot_mapping", 22),
     ]),
-    PracticeSet("lesson2", [
+    PracticeSet("lesson2", "02_block_lifecycle", [
         Item("ref_counts", params=SEED_004_REFS, note="ex.set.note.seed004_refs"),
         Item("ref_counts", 3), Item("ref_counts", 4),
         Item("pool_states", 1, note="ex.set.note.states"), Item("pool_states", 2),
         Item("next_block", 1), Item("next_block", 2),
     ]),
-    PracticeSet("lesson3", [
+    PracticeSet("lesson3", "03_prefix_identity", [
         Item("hit_pattern", 1, note="ex.set.note.hit_pattern"), Item("hit_pattern", 2),
         Item("can_allocate", 1), Item("can_allocate", 2),
         Item("block_table", 1), Item("block_table", 2),
         Item("admission_cost", 1, note="ex.set.note.cost"), Item("admission_cost", 2),
     ]),
-    PracticeSet("lesson4", [
+    PracticeSet("lesson4", "04_decode", [
         Item("decode_block", 1, note="ex.set.note.decode"), Item("decode_block", 2), Item("decode_block", 3),
     ]),
-    PracticeSet("lesson5", [
+    PracticeSet("lesson5", "05_under_pressure", [
         Item("wasted_slots", 1), Item("wasted_slots", 2),
         Item("can_allocate", 5), Item("preemption", 1, note="ex.set.note.preempt"), Item("preemption", 2),
     ]),
-    PracticeSet("lesson6", [
+    PracticeSet("lesson6", "06_live_generation", [
         Item("kv_bytes", params={"model": "default", "dtype": "float32", "block_size": 16, "ask": "block_bytes"},
              note="ex.set.note.kv_default"),
         Item("kv_bytes", params={"model": "qwen3-0.6b", "dtype": "bfloat16", "block_size": 256, "ask": "block_mib"},
@@ -116,14 +119,14 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
                                  "earlier": "Itisatruthuniversally", "ask": "slots"}, note="ex.set.note.lifetime"),
         Item("lifetime", 3), Item("slot", 13),
     ]),
-    PracticeSet("lesson7", [
+    PracticeSet("lesson7", "07_paged_attention", [
         Item("prefill_batch", params={**LESSON7_BATCH, "ask": "cu_seqlens_q"}, note="ex.set.note.lesson7_batch"),
         Item("prefill_batch", params={**LESSON7_BATCH, "ask": "cu_seqlens_k"}),
         Item("prefill_batch", 1), Item("prefill_batch", 6), Item("prefill_batch", 0),
         Item("decode_mask", 1, note="ex.set.note.decode_mask"), Item("decode_mask", 2),
         Item("slot_mapping", 7),
     ]),
-    PracticeSet("lesson8", [
+    PracticeSet("lesson8", "08_beyond_nano_vllm", [
         Item("hit_pattern", params={**N144, "setup": N144_OPS[:2], "new": N144_OPS[2][2]}, note="ex.set.note.n144"),
         Item("prefill_batch", params={**N144, "setup": N144_OPS, "ask": "slot_mapping"}, note="ex.set.note.n144_slots"),
         Item("hit_pattern", params={**N163, "setup": N163_OPS[:4], "new": N163_OPS[4][2]}, note="ex.set.note.n163"),
@@ -134,7 +137,7 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
              note="ex.set.note.n219_after"),
         Item("block_table", params={**N219, "setup": N219_OPS + [["step", 2]], "new": N219_OPS[0][2] + "xyz"}),
     ]),
-    PracticeSet("lesson9", [
+    PracticeSet("lesson9", "09_classroom_demo", [
         Item("can_allocate", params={**DEMO_SHARE, "new": SYSTEM + "Why_not?"}, note="ex.set.note.demo_share"),
         Item("admission_cost", params={**DEMO_SHARE, "new": SYSTEM + "Why_not?"}),
         Item("ref_counts", params={**DEMO_SHARE, "ask": [0, 1, 2, 3],
@@ -146,23 +149,23 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
                                  "memory": "2G"}, note="ex.set.note.demo_memory"),
         Item("preemption", 3, note="ex.set.note.preempt"),
     ]),
-    PracticeSet("lesson10", [
+    PracticeSet("lesson10", "10_real_engine", [
         Item("vllm_cached", 1, note="ex.set.note.recorded"), Item("vllm_cached", 2), Item("vllm_cached", 3),
         Item("vllm_cached", 4), Item("router_pick", 1, note="ex.set.note.router"), Item("router_pick", 2),
         Item("router_pick", 3),
     ]),
-    PracticeSet("lesson11", [
+    PracticeSet("lesson11", "11_capstone", [
         Item("steps_table", params=CAPSTONE, note="ex.set.note.capstone"),
         Item("steps_table", 2), Item("steps_table", 3), Item("steps_table", 4),
     ]),
     # lessons 01-07 interleaved: no two neighbours from the same lesson, every kind of those lessons once
-    PracticeSet("lesson12", [
+    PracticeSet("lesson12", "12_review", [
         Item("slot_mapping", 31), Item("ref_counts", 31), Item("hit_pattern", 31), Item("decode_block", 31),
         Item("wasted_slots", 31), Item("kv_bytes", 31), Item("prefill_batch", 31), Item("pool_states", 32),
         Item("can_allocate", 32), Item("preemption", 32), Item("slot", 32), Item("next_block", 33),
         Item("lifetime", 33), Item("block_table", 33), Item("decode_mask", 33), Item("admission_cost", 34),
     ]),
-    PracticeSet("lesson25", [
+    PracticeSet("lesson25", None, [
         Item("slot_mapping", params=SEED_004_SLOTS, note="ex.set.note.seed004_slots"),
         Item("ref_counts", params=SEED_004_REFS, note="ex.set.note.seed004_refs"),
     ]),
@@ -171,28 +174,42 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
 
 def set_exercises(name: str, lang: str = "en") -> list[Exercise]:
     if name not in SETS:
-        raise ValueError(f"unknown practice set {name!r}; choose one of {', '.join(SETS)}")
+        raise ValueError(f"unknown practice set {brief(name)}; choose one of {', '.join(SETS)}")
     return [item.make(lang) for item in SETS[name].items]
+
+
+def set_title(name: str, lang: str) -> str:
+    """"Lesson 2 · The block lifecycle — six states, ...": the lesson's title from the catalog, and what
+    the set practises when it says more (ex.set.NAME.focus); a set of no lesson has a title of its own."""
+    # imported here: the lessons package brings IPython and the views (2 s), which only titles need
+    from blockviz.lessons.catalog import LESSONS
+    lesson = SETS[name].lesson
+    if lesson is None:
+        return t(f"ex.set.{name}.title", lang)
+    title = {"number": int(lesson[:2]), "title": LESSONS[lesson][lang]}
+    if f"ex.set.{name}.focus" in STRINGS:
+        return t("ex.set.title.focus", lang, **title, focus=t(f"ex.set.{name}.focus", lang))
+    return t("ex.set.title", lang, **title)
 
 
 def render_set(name: str, lang: str) -> str:
     practice = SETS[name]
-    parts = [f"# {tr(f'ex.set.{name}.title', lang)}", tr(f"ex.set.{name}.intro", lang),
-             tr("ex.set.how", lang, name=name, language=lang)]
+    parts = [f"# {set_title(name, lang)}", t(f"ex.set.{name}.intro", lang),
+             t("ex.set.how", lang, name=name, language=lang)]
     for i, item in enumerate(practice.items, 1):
         ex = item.make(lang)
         part = f"## {i}\n\n"
         if item.note:
-            part += f"> {tr(item.note, lang)}\n\n"
+            part += f"> {t(item.note, lang)}\n\n"
         part += f"```python\n{item.code(ex)}\n```\n\n{ex.prompt_in(lang)}"
         parts.append(part)
     return "\n\n".join(parts) + "\n"
 
 
 def render_index(lang: str) -> str:
-    lines = [f"# {tr('ex.set.index.title', lang)}", "", tr("ex.set.index.intro", lang), ""]
+    lines = [f"# {t('ex.set.index.title', lang)}", "", t("ex.set.index.intro", lang), ""]
     for name, practice in SETS.items():
-        lines.append(f"- [{tr(f'ex.set.{name}.title', lang)}]({name}.md) · {len(practice.items)}")
+        lines.append(f"- [{set_title(name, lang)}]({name}.md) · {len(practice.items)}")
     return "\n".join(lines) + "\n"
 
 

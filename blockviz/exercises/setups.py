@@ -12,6 +12,7 @@ early: the Simulator runs without EOS, so a request finishes exactly when it rea
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from blockviz.brief import brief
 from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence
 from blockviz.sim import Simulator
@@ -46,7 +47,7 @@ def requests_of(ops: list) -> tuple[list[Request], int]:
         elif op[0] == "step":
             steps += op[1] if len(op) > 1 else 1
         else:
-            raise ValueError(f"unknown op {op!r}: use ['add', label, prompt, max_tokens(, script)] or ['step', n]")
+            raise ValueError(f"unknown op {brief(op)}: use ['add', label, prompt, max_tokens(, script)] or ['step', n]")
     return requests, steps
 
 

@@ -1,8 +1,8 @@
 """Markdown pictures of an engine state for exercise prompts. They show raw BlockManager data
 (ref_count, hash, free queue, map), never a derived answer such as a block's state."""
 from blockviz.engine.block_manager import BlockManager
-from blockviz.exercises.core import tr
 from blockviz.exercises.setups import Built
+from blockviz.i18n import t
 
 
 def show_tokens(tokens) -> str:
@@ -51,7 +51,7 @@ def pool_table(built: Built, lang: str, tokens: bool = True) -> str:
     bm = built.bm
     labels = hash_labels(built)
     queue = {block_id: i + 1 for i, block_id in enumerate(bm.free_block_ids)}
-    header = [tr("ex.t.block", lang), tr("ex.t.free_queue_pos", lang), "ref_count", "hash"]
+    header = [t("ex.t.block", lang), t("ex.t.free_queue_pos", lang), "ref_count", "hash"]
     if tokens:
         header.append("token_ids")
     rows = []
@@ -64,8 +64,8 @@ def pool_table(built: Built, lang: str, tokens: bool = True) -> str:
 
 
 def queue_line(bm: BlockManager, lang: str) -> str:
-    queue = " → ".join(str(b) for b in bm.free_block_ids) or tr("ex.t.empty", lang)
-    return tr("ex.t.free_queue", lang, queue=queue)
+    queue = " → ".join(str(b) for b in bm.free_block_ids) or t("ex.t.empty", lang)
+    return t("ex.t.free_queue", lang, queue=queue)
 
 
 def map_table(built: Built, lang: str) -> str:
@@ -74,14 +74,14 @@ def map_table(built: Built, lang: str) -> str:
     labels = hash_labels(built)
     prefixes = hash_prefixes(built)
     if not bm.hash_to_block_id:
-        return tr("ex.t.map_empty", lang)
+        return t("ex.t.map_empty", lang)
     rows = []
     for h, block_id in sorted(bm.hash_to_block_id.items(), key=lambda item: labels.get(item[0], "")):
         prefix = prefixes.get(h)
         shown = show_blocks(prefix, bm.block_size) if prefix is not None else "?"
         rows.append([labels.get(h, "?"), block_id, shown])
-    return tr("ex.t.map_intro", lang) + "\n\n" + table(
-        ["hash", "hash_to_block_id[hash]", tr("ex.t.prefix", lang)], rows)
+    return t("ex.t.map_intro", lang) + "\n\n" + table(
+        ["hash", "hash_to_block_id[hash]", t("ex.t.prefix", lang)], rows)
 
 
 def legend_unmapped(built: Built, lang: str) -> str:
@@ -96,7 +96,7 @@ def legend_unmapped(built: Built, lang: str) -> str:
             rows.append([label, show_blocks(prefix, bm.block_size) if prefix is not None else "?"])
     if not rows:
         return ""
-    return tr("ex.t.unmapped_intro", lang) + "\n\n" + table(["hash", tr("ex.t.prefix", lang)], rows)
+    return t("ex.t.unmapped_intro", lang) + "\n\n" + table(["hash", t("ex.t.prefix", lang)], rows)
 
 
 def requests_table(built: Built, lang: str, labels: list[str] | None = None) -> str:
@@ -109,9 +109,9 @@ def requests_table(built: Built, lang: str, labels: list[str] | None = None) -> 
         if labels is not None and label not in labels:
             continue
         state = status.get(seq_id, "finished")
-        rows.append([label, tr(f"ex.t.status.{state}", lang), show_blocks(seq.token_ids, bm.block_size), len(seq),
+        rows.append([label, t(f"ex.t.status.{state}", lang), show_blocks(seq.token_ids, bm.block_size), len(seq),
                      str(seq.block_table) if seq.block_table else "[]"])
-    header = [tr("ex.t.request", lang), tr("ex.t.status", lang), tr("ex.t.tokens", lang), "len(seq)", "block_table"]
+    header = [t("ex.t.request", lang), t("ex.t.status", lang), t("ex.t.tokens", lang), "len(seq)", "block_table"]
     return table(header, rows)
 
 
@@ -127,5 +127,5 @@ def pool_picture(built: Built, lang: str) -> str:
 
 
 def block_table_row(block_table: list[int], lang: str) -> str:
-    header = [tr("ex.t.logical_block", lang)] + [str(i) for i in range(len(block_table))]
-    return table(header, [[tr("ex.t.physical_block", lang)] + list(block_table)])
+    header = [t("ex.t.logical_block", lang)] + [str(i) for i in range(len(block_table))]
+    return table(header, [[t("ex.t.physical_block", lang)] + list(block_table)])

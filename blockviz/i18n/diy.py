@@ -60,6 +60,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "diy.fault.engine_raised": {"en": "The engine's own code failed on your block manager's state at step {step} "
                                         "(in {method}): {message}",
                                   "zh": "引擎自己的代码在第 {step} 步处理你的块管理器状态时出错（在 {method} 中）：{message}"},
+    "diy.fault.timeout": {"en": "Your {method} did not return within {limit} s at step {step}: an endless loop, a sleep "
+                                  "or a wait? The check stopped it there; your notebook is untouched.",
+                            "zh": "你的 {method} 在第 {step} 步没有在 {limit} 秒内返回：是死循环、sleep 还是在等待？"
+                                  "检查在这里停下了它，你的 notebook 不受影响。"},
+    "diy.fault.ended": {"en": "Your code ended the checker's process at step {step} (in {method}): {message}. "
+                                "Your notebook is untouched.",
+                          "zh": "你的代码在第 {step} 步（在 {method} 中）结束了检查用的进程：{message}。你的 notebook 不受影响。"},
+    "diy.fault.too_much": {"en": "What your code left at step {step} (in {method}) could not be compared: {message}",
+                             "zh": "你的代码在第 {step} 步（在 {method} 中）留下的值无法比较：{message}"},
     "diy.traceback": {"en": "Where it happened", "zh": "出错的位置"},
     "diy.yours": {"en": "Yours after step {step}", "zh": "你的实现：第 {step} 步之后"},
     "diy.yours_stopped": {"en": "Yours in step {step}, where it stopped", "zh": "你的实现：第 {step} 步中停下的地方"},

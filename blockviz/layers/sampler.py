@@ -1,5 +1,22 @@
-"""The largest logit of each row: what greedy decoding and the Gumbel-max trick sample."""
 import torch
+from torch import nn
+
+
+class Sampler(nn.Module):
+
+    def __init__(self, generator: torch.Generator):
+        super().__init__()
+        self.generator = generator
+
+    def forward(self, logits: torch.Tensor, temperatures: torch.Tensor):
+        greedy_tokens = argmax_rows(logits)
+        if not bool((temperatures > 0).any()):
+            return greedy_tokens
+        logits = logits.float() / temperatures.clamp_min(1e-5).unsqueeze(dim=1)
+        probs = torch.softmax(logits, dim=-1)
+        sample_tokens = argmax_rows(probs.div_(torch.empty_like(probs).exponential_(1, generator=self.generator).clamp_min_(1e-10)))
+        return torch.where(temperatures > 0, sample_tokens, greedy_tokens)
+
 
 # numpy takes these dtypes as they are (bfloat16 it has not).
 NUMPY_FLOATS = (torch.float16, torch.float32, torch.float64)

@@ -17,9 +17,11 @@ from pathlib import Path
 
 import jupytext
 
-LANGS = ("en", "zh")
-LANG_LINE = re.compile(r'^LANG = "(en|zh)"$', re.M)
-COMMENT_TAG = re.compile(r"\s*#\[(en|zh)\] ?")
+from blockviz.i18n import LANGS
+
+ANY_LANG = "|".join(LANGS)
+LANG_LINE = re.compile(rf'^LANG = "({ANY_LANG})"$', re.M)
+COMMENT_TAG = re.compile(rf"\s*#\[({ANY_LANG})\] ?")
 
 
 def other(lang: str) -> str:

@@ -1,4 +1,5 @@
-"""The course: its lessons in order, their titles, the languages they are written in."""
+"""The course: its lessons in order, their titles (the only place a lesson's title is written: the practice
+sets take theirs from here), the languages they are written in."""
 from pathlib import Path
 
 from blockviz.i18n import LANGS
@@ -11,8 +12,10 @@ LESSONS: dict[str, dict[str, str]] = {
     "01_token_to_slot": {"en": "Logical token → physical slot", "zh": "从逻辑 token 到物理槽位"},
     "02_block_lifecycle": {"en": "The block lifecycle", "zh": "块的生命周期"},
     "03_prefix_identity": {"en": "Prefix identity", "zh": "前缀的身份"},
+    "03b_hit_limits": {"en": "The last block, and hits on free blocks", "zh": "最后一块，以及命中空闲块"},
     "04_decode": {"en": "Decode", "zh": "解码阶段"},
     "05_under_pressure": {"en": "Under pressure", "zh": "显存紧张时"},
+    "05b_preemption": {"en": "Preemption", "zh": "抢占"},
     "06_live_generation": {"en": "Live generation: a real model fills the pool", "zh": "实时生成：真实模型写满 KV 池"},
     "07_paged_attention": {"en": "Paged attention", "zh": "分页注意力"},
     "08_beyond_nano_vllm": {"en": "Beyond nano-vllm (optional)", "zh": "nano-vllm 之外（选学）"},

@@ -4,7 +4,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterable
 
-from blockviz.i18n import t as tr
+from blockviz.i18n import t
 from blockviz.views.theme import matplotlib_fonts
 
 
@@ -94,13 +94,13 @@ def _contiguous_pool_figure(held, num_slots: int, columns: int, title: str, lang
     ax.set_ylim(0, rows)
     ax.set_yticks([rows - 1 - r + 0.5 for r in range(rows)], [str(r * columns) for r in range(rows)], fontsize=7)
     ax.set_xticks([])
-    ax.set_ylabel(tr("fig.slot", lang), fontsize=8)
+    ax.set_ylabel(t("fig.slot", lang), fontsize=8)
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
-    ax.legend(handles=[Patch(facecolor=PALETTE[0], label=tr("fig.used", lang)),
-                       Patch(facecolor=PALETTE[0], alpha=0.22, label=tr("fig.reserved", lang)),
-                       Patch(facecolor="#F2F2F2", edgecolor="#BBB", label=tr("fig.free", lang))],
+    ax.legend(handles=[Patch(facecolor=PALETTE[0], label=t("fig.used", lang)),
+                       Patch(facecolor=PALETTE[0], alpha=0.22, label=t("fig.reserved", lang)),
+                       Patch(facecolor="#F2F2F2", edgecolor="#BBB", label=t("fig.free", lang))],
               loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=3, fontsize=8, frameon=False)
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
@@ -117,21 +117,21 @@ def usage_figure(contiguous, paged, num_slots: int, lang: str = "en"):
 def _usage_figure(contiguous, paged, num_slots: int, lang: str):
     import matplotlib.pyplot as plt
     fig, (slots, admitted) = plt.subplots(1, 2, figsize=(10, 3.8))
-    policies = ((contiguous, PALETTE[5], tr("fig.contiguous", lang)), (paged, PALETTE[0], tr("fig.paged", lang)))
+    policies = ((contiguous, PALETTE[5], t("fig.contiguous", lang)), (paged, PALETTE[0], t("fig.paged", lang)))
     for usage, colour, name in policies:
         steps = [u.step for u in usage]
         slots.step(steps, [u.reserved for u in usage], where="post", color=colour,
-                   label=tr("fig.series", lang, policy=name, measure=tr("fig.reserved_line", lang)))
+                   label=t("fig.series", lang, policy=name, measure=t("fig.reserved_line", lang)))
         slots.step(steps, [u.used for u in usage], where="post", color=colour, linestyle="--",
-                   label=tr("fig.series", lang, policy=name, measure=tr("fig.used_line", lang)))
+                   label=t("fig.series", lang, policy=name, measure=t("fig.used_line", lang)))
         admitted.step(steps, [u.admitted for u in usage], where="post", color=colour, label=name)
     slots.axhline(num_slots, color="#888", linewidth=0.8)
     slots.set_ylim(0, num_slots * 1.05)
-    slots.set_ylabel(tr("fig.slots", lang))
-    admitted.set_ylabel(tr("fig.requests", lang))
+    slots.set_ylabel(t("fig.slots", lang))
+    admitted.set_ylabel(t("fig.requests", lang))
     admitted.yaxis.get_major_locator().set_params(integer=True)
     for ax in (slots, admitted):
-        ax.set_xlabel(tr("fig.step", lang))
+        ax.set_xlabel(t("fig.step", lang))
         ax.xaxis.get_major_locator().set_params(integer=True)
         ax.spines[["top", "right"]].set_visible(False)
     slots.legend(fontsize=7, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)

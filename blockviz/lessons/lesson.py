@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 
 from IPython.display import HTML, Markdown, display
 
-from blockviz.i18n import t as tr
+from blockviz.i18n import t
 from blockviz.lessons.catalog import LESSONS, REPO_DIR, check_lang
 from blockviz.lessons.self_assessment import LEVELS, save_self_assessment
 from blockviz.lessons.source import def_lines
@@ -55,12 +55,12 @@ class Lesson:
     def reveal(self, en: str | None = None, zh: str | None = None):
         """A computed answer folded away: Run All shows only its summary line, and the learner opens it
         after answering the question before it."""
-        display(Markdown(f"<details><summary>{esc(tr('lesson.reveal', self.lang))}</summary>\n\n"
+        display(Markdown(f"<details><summary>{esc(t('lesson.reveal', self.lang))}</summary>\n\n"
                          f"{self.text(en, zh)}\n\n</details>"))
 
     def title(self, name: str | None = None) -> str:
         name = name or self.name
-        return f"{name[:2]} · {LESSONS[name][self.lang]}"
+        return f"{name.split('_')[0]} · {LESSONS[name][self.lang]}"  # "03", "03b" (a lesson split in parts), "b1"
 
     def link(self, name: str) -> str:
         return f"[{self.title(name)}]({name}.ipynb)"
@@ -87,19 +87,19 @@ class Lesson:
         parts = []
         guess = self.time_estimate()
         if guess is not None:
-            parts.append(tr("lesson.time", lang, total=guess.total, reading=guess.reading, doing=guess.doing))
+            parts.append(t("lesson.time", lang, total=guess.total, reading=guess.reading, doing=guess.doing))
         if practice is not None:
-            more = tr("lesson.practice", lang, low=practice[0], high=practice[1])
+            more = t("lesson.practice", lang, low=practice[0], high=practice[1])
             path = self.practice_set()
             if path is not None:
-                more += tr("lesson.practice_set", lang,
-                           href=os.path.relpath(path, REPO_DIR / "notebooks" / lang).replace(os.sep, "/"))
+                more += t("lesson.practice_set", lang,
+                          href=os.path.relpath(path, REPO_DIR / "notebooks" / lang).replace(os.sep, "/"))
             parts.append(more)
-        lessons = tr("lesson.list_sep", lang).join(self.link(p) for p in prerequisites) or tr("lesson.none", lang)
-        parts.append(tr("lesson.prereq", lang, lessons=lessons))
+        lessons = t("lesson.list_sep", lang).join(self.link(p) for p in prerequisites) or t("lesson.none", lang)
+        parts.append(t("lesson.prereq", lang, lessons=lessons))
         text = " · ".join(parts)
         if guess is not None:
-            text += (f"\n\n<details><summary>{esc(tr('lesson.estimate', lang))}</summary>\n\n"
+            text += (f"\n\n<details><summary>{esc(t('lesson.estimate', lang))}</summary>\n\n"
                      f"{how_estimated(guess, lang)}\n\n</details>")
         display(Markdown(text))
 
@@ -186,7 +186,7 @@ class Lesson:
         notebook_dir = REPO_DIR / "notebooks" / self.lang
         href = os.path.relpath(REPO_DIR / path, notebook_dir).replace(os.sep, "/") + f"#L{first}"
         head = (f'<a href="{href}"><code>{path}#L{first}</code></a> · <code>{qualname}</code> · '
-                f'{tr("lesson.source_lines", self.lang, first=first, last=last)}')
+                f'{t("lesson.source_lines", self.lang, first=first, last=last)}')
         if not show:
             display(HTML(head))
             return
@@ -204,20 +204,20 @@ class Lesson:
         """One row of buttons per skill; Save appends the ratings to ~/.blockviz/self_assessment.json
         (or $BLOCKVIZ_HOME). Nothing is written until Save is pressed, and nothing is sent anywhere."""
         import ipywidgets as w
-        levels = list(zip(tr("lesson.levels", self.lang).split("|"), LEVELS))  # (label, key): the file keeps the key
+        levels = list(zip(t("lesson.levels", self.lang).split("|"), LEVELS))  # (label, key): the file keeps the key
         names = [self.text(en, zh) for en, zh in skills]
         rows, buttons = [], []
         for name in names:
             toggle = w.ToggleButtons(options=levels, value=None, style={"button_width": "9em"})
             buttons.append(toggle)
             rows.append(w.VBox([w.HTML(f"<b>{esc(name)}</b>"), toggle]))
-        save = w.Button(description=tr("lesson.save", self.lang), icon="save")
+        save = w.Button(description=t("lesson.save", self.lang), icon="save")
         status = w.HTML()
 
         def on_save(_):
             ratings = {en: (b.value or "") for (en, _zh), b in zip(skills, buttons)}
             path = save_self_assessment(self.name, ratings, self.lang)
-            status.value = esc(tr("lesson.saved", self.lang, path=path))
+            status.value = esc(t("lesson.saved", self.lang, path=path))
         save.on_click(on_save)
         box = w.VBox(rows + [w.HBox([save, status])])
         box.save_button, box.toggles = save, buttons  # for tests and for scripting

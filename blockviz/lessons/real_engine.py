@@ -33,6 +33,7 @@ from blockviz.vllm.lab import saved as lab_saved
 from blockviz.vllm.lab.stream import scripted
 from blockviz.vllm.serve import PROJECT_VLLM_PYTHON, Server, ServerSettings
 from blockviz.vllm.watch import Watch, load
+from blockviz.workload import Request, Workload
 
 DATA_DIR = REPO_DIR / "lesson" / "data"
 SINGLE = DATA_DIR / "10_single"
@@ -42,13 +43,6 @@ LAB_STREAM = "refill"    # the lab's stream built to make the engines differ
 BLOCKS = 16              # 15 usable (vLLM keeps a null block): a few prompts fill the pool
 BLOCK_SIZE = 32          # the CPU build's attention takes multiples of 32
 CORPUS = DEFAULT_MODEL_DIR / "corpus" / "pride_and_prejudice.txt"
-
-
-@dataclass(frozen=True)
-class Request:
-    label: str
-    prompt: list[int]
-    max_tokens: int = 2
 
 
 @dataclass
@@ -98,16 +92,17 @@ def corpus_tokens() -> list[int]:
     return tokenizer.encode(CORPUS.read_text(encoding="utf-8")[20_000:80_000], add_special_tokens=False).ids
 
 
-def workload(ids: list[int], B: int = BLOCK_SIZE) -> list[Request]:
+def workload(ids: list[int], B: int = BLOCK_SIZE) -> Workload:
     """A shared system prompt, a prompt that is exactly the system prompt, a document, then a burst
-    of fresh prompts that overflows the pool, then the first prompts again."""
+    of fresh prompts that overflows the pool, then the first prompts again: one request a turn."""
     system, doc = ids[:2 * B], ids[1000:1000 + 4 * B + 10]
     question = lambda n: ids[3000 + 40 * n:3000 + 40 * n + 20]      # noqa: E731
     burst = [ids[5000 + 200 * n:5000 + 200 * n + 4 * B + 20] for n in range(2)]
-    return ([Request("A", system + question(0)), Request("B", system + question(1)), Request("C", system),
-             Request("D", doc), Request("E", doc[:2 * B + 12] + question(2))]
-            + [Request(f"F{n + 1}", prompt) for n, prompt in enumerate(burst)]
-            + [Request("A2", system + question(0)), Request("D2", doc)])
+    prompts = ([("A", system + question(0)), ("B", system + question(1)), ("C", system), ("D", doc),
+                ("E", doc[:2 * B + 12] + question(2))] + [(f"F{n + 1}", prompt) for n, prompt in enumerate(burst)]
+               + [("A2", system + question(0)), ("D2", doc)])
+    return Workload(B, BLOCKS, [Request(prompt, max_tokens=2, arrival=turn, label=label)
+                                for turn, (label, prompt) in enumerate(prompts)], clock="turns")
 
 
 def free_port() -> int:
@@ -137,10 +132,11 @@ def start_server(blocks: int = BLOCKS, log: str | Path | None = None) -> Server:
         raise
 
 
-def send(server: Server, watch: Watch, requests: list[Request]) -> list[Reply]:
-    """Each request in turn, after the watch has taken in every event of the one before."""
+def send(server: Server, watch: Watch, workload: Workload) -> list[Reply]:
+    """Each request in turn (the workload's turns, one request each), after the watch has taken in
+    every event of the one before."""
     replies = []
-    for request in requests:
+    for request in workload.requests:
         watch.settle()
         before, predicted = watch.last_step, watch.cached_tokens(request.prompt)
         completion = server.client.complete(request.prompt, max_tokens=request.max_tokens)

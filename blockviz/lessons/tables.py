@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from blockviz.i18n import t as tr
+from blockviz.i18n import t
 from blockviz.queries import Row, seq_by_label
 from blockviz.trace.snapshot import Snapshot
 
@@ -12,18 +12,18 @@ from blockviz.trace.snapshot import Snapshot
 def rows_markdown(rows: list[Row], lang: str, columns: Iterable[str] = ("label", "row", "position", "logical",
                                                                        "offset", "physical", "slot")) -> str:
     columns = tuple(columns)
-    head = "| " + " | ".join(tr(f"lesson.col.{c}", lang) for c in columns) + " |"
+    head = "| " + " | ".join(t(f"lesson.col.{c}", lang) for c in columns) + " |"
     rule = "|" + "---|" * len(columns)
     body = ["| " + " | ".join(str(getattr(r, c)) for c in columns) + " |" for r in rows]
     return "\n".join([head, rule, *body])
 
 
 def state_name(state, lang: str) -> str:
-    return tr(f"state.{state.value}", lang)
+    return t(f"state.{state.value}", lang)
 
 
 def state_meaning(state, lang: str) -> str:
-    return tr(f"state.{state.value}.meaning", lang)
+    return t(f"state.{state.value}.meaning", lang)
 
 
 def blocks_markdown(snapshot: Snapshot, lang: str, blocks: Iterable[int] | None = None,
@@ -32,7 +32,7 @@ def blocks_markdown(snapshot: Snapshot, lang: str, blocks: Iterable[int] | None 
     from blockviz.states import classify_block
     from blockviz.views.format import short_hash
     cols = ["block", "in_free", "hash", "map", "ref", "state", "holders", "tokens"]
-    lines = ["| " + " | ".join(tr(f"lesson.col.{c}", lang) for c in cols) + " |", "|" + "---|" * len(cols)]
+    lines = ["| " + " | ".join(t(f"lesson.col.{c}", lang) for c in cols) + " |", "|" + "---|" * len(cols)]
     for i in (range(snapshot.num_blocks) if blocks is None else blocks):
         b = snapshot.blocks[i]
         mapped = snapshot.hash_to_block_id.get(b.hash) if b.hash != -1 else None
@@ -40,14 +40,14 @@ def blocks_markdown(snapshot: Snapshot, lang: str, blocks: Iterable[int] | None 
         text = (decode(b.token_ids) if decode else " ".join(map(str, b.token_ids))) if b.token_ids else ""
         state = classify_block(snapshot, i)
         lines.append("| " + " | ".join([
-            f"#{i}", tr("lesson.no" if i in snapshot.used_block_ids else "lesson.yes", lang), short_hash(b.hash),
+            f"#{i}", t("lesson.no" if i in snapshot.used_block_ids else "lesson.yes", lang), short_hash(b.hash),
             "-" if mapped is None else f"#{mapped}", str(b.ref_count), f"**{state_name(state, lang)}**",
             ", ".join(holders) or "-", f"`{text}`" if text else ""]) + " |")
     return "\n".join(lines)
 
 
 def outcome_name(outcome: str, lang: str) -> str:
-    return tr(f"outcome.{outcome}", lang)
+    return t(f"outcome.{outcome}", lang)
 
 
 def probes_markdown(timeline, label: str, step: int, lang: str) -> str:
@@ -60,7 +60,7 @@ def probes_markdown(timeline, label: str, step: int, lang: str) -> str:
     before = timeline.snapshot(step - 1).seqs.get(seq.seq_id) if step > 0 else None
     probed_tokens = seq.token_ids[:before.num_tokens if before else seq.num_prompt_tokens]  # as can_allocate saw them
     cols = ["index", "tokens", "hash", "outcome", "found"]
-    lines = ["| " + " | ".join(tr(f"lesson.col.{c}", lang) for c in cols) + " |", "|" + "---|" * len(cols)]
+    lines = ["| " + " | ".join(t(f"lesson.col.{c}", lang) for c in cols) + " |", "|" + "---|" * len(cols)]
     for p in probes:
         tokens = probed_tokens[p.index * B:(p.index + 1) * B]
         text = timeline.decode(tokens).replace("|", "\\|")

@@ -14,12 +14,15 @@ of validation, not a replay.
 Format 1 (one JSON document with a full picture per step) still loads.
 """
 import json
+import os
+import stat
 from collections.abc import Sequence as SequenceABC
 from pathlib import Path
 from time import perf_counter
 from typing import IO, Any
 
 import msgspec
+from blockviz.brief import brief
 from blockviz.char_tokenizer import CharTokenizer
 from blockviz.config import Config
 from blockviz.checks import MAX_SIM_BLOCKS, MAX_TOKEN_ID
@@ -31,6 +34,7 @@ from blockviz.trace.replay import Arrival, LazyFrames, StepRecord
 from blockviz.trace.timeline import Timeline
 
 VERSION = 2
+MAX_TRACE_BYTES = 2 << 30  # a trace is read whole (its lines are kept): a 1M-step recording is a few hundred MB
 
 
 # --- what each line holds (msgspec checks the types: a bool is not an int, nor a float a token) ---
@@ -207,7 +211,8 @@ class LoadedTrace(Timeline):
     def replay_error(self, step: int, error: Exception) -> Exception:
         if isinstance(error, TraceError):
             return error  # a line whose values are wrong: it names itself
-        return TraceError(f"{self.source}: step {step} does not replay on this engine ({error}): "
+        reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        return TraceError(f"{self.source}: step {step} does not replay on this engine ({brief(reason, 300)}): "
                           "the file's steps contradict one another")
 
 
@@ -221,12 +226,7 @@ def load_trace(path: str | Path) -> Timeline:
     """Read a trace saved by save_trace or record_to=. Raises TraceError saying what is wrong,
     with the line or step and the field."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise TraceError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise TraceError(f"{path}: is a folder, not a trace file") from None
+    raw = read_regular(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -235,6 +235,33 @@ def load_trace(path: str | Path) -> Timeline:
     if len(lines) <= 1 and version_of(text) != VERSION:
         return load_v1(text, str(path))  # format 1 is one JSON document
     return load_lines(lines, str(path), complete=text.endswith("\n"))
+
+
+def read_regular(path: Path, limit: int | None = None) -> bytes:
+    """A regular file's bytes, at most `limit` (MAX_TRACE_BYTES): a FIFO, a device, a socket or a
+    symlink loop is refused at once (opened without blocking, checked before any byte is read)."""
+    limit = MAX_TRACE_BYTES if limit is None else limit
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise TraceError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise TraceError(f"{path}: is a folder, not a trace file") from None
+    except OSError as e:  # a symlink loop (ELOOP), no permission, a socket (ENXIO)
+        raise TraceError(f"{path}: cannot be opened as a trace file ({e.strerror})") from None
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise TraceError(f"{path}: is a folder, not a trace file")
+        if not stat.S_ISREG(mode):
+            kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+            raise TraceError(f"{path}: is {kind}, not a trace file")
+        raw = f.read(limit + 1)
+    if len(raw) > limit:
+        raise TraceError(f"{path}: larger than {limit >> 20} MB, more than a trace this blockviz loads "
+                         f"(blockviz.trace.io.MAX_TRACE_BYTES)")
+    return raw
 
 
 class Peek(msgspec.Struct):
@@ -261,9 +288,11 @@ def decode(line: str, kind, where: str):
 
 def check_header(header: Header, source: str) -> Header:
     if header.format != FORMAT:
-        raise TraceError(f"{source}: not a blockviz trace (format is {header.format!r}, expected {FORMAT!r})")
+        raise TraceError(f"{source}: line 1 (header): not a blockviz trace (format is {brief(header.format)}, "
+                         f"expected {FORMAT!r})")
     if header.version != VERSION:
-        raise TraceError(f"{source}: trace version {header.version!r} is not supported (this blockviz reads 1..{VERSION})")
+        raise TraceError(f"{source}: line 1 (header): trace version {brief(header.version)} is not supported "
+                         f"(this blockviz reads 1..{VERSION})")
     c = header.config
     if not 1 <= c.block_size <= 4096:
         raise TraceError(f"{source}: header: config.block_size must be 1..4096, got {c.block_size}")
@@ -287,9 +316,9 @@ def step_record(line: StepLine, where: str, num_slots: int) -> StepRecord:
     arrivals = []
     for a in line.arrivals:
         if not a.token_ids:
-            raise TraceError(f"{where}: arrivals: request {a.label!r} has no prompt tokens")
+            raise TraceError(f"{where}: arrivals: request {brief(a.label)} has no prompt tokens")
         if a.max_tokens < 1 or a.temperature < 0:
-            raise TraceError(f"{where}: arrivals: request {a.label!r} needs max_tokens >= 1 and temperature >= 0")
+            raise TraceError(f"{where}: arrivals: request {brief(a.label)} needs max_tokens >= 1 and temperature >= 0")
         arrivals.append(Arrival(a.seq_id, tuple(a.token_ids), SamplingParams(a.temperature, a.max_tokens, a.ignore_eos),
                                 a.label))
     live = []
@@ -299,7 +328,7 @@ def step_record(line: StepLine, where: str, num_slots: int) -> StepRecord:
         except ValueError as e:
             raise TraceError(f"{where}: live: {e}") from None
         if not isinstance(event, LIVE_EVENTS):
-            raise TraceError(f"{where}: live: {event.kind!r} is replayed, not recorded live")
+            raise TraceError(f"{where}: live: {brief(event.kind)} is replayed, not recorded live")
         if isinstance(event, KVWritten) and not all(0 <= s < num_slots for s in event.slots):
             raise TraceError(f"{where}: live: a written slot is outside the pool (0..{num_slots - 1})")
         live.append(event)
@@ -338,8 +367,11 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
         raise TraceError(f"{source}: not a blockviz trace (empty file)")
     header = check_header(decode(lines[0], Header, f"{source}: line 1 (header)"), source)
     c = header.config
-    config = Config(num_kvcache_blocks=c.num_blocks, kvcache_block_size=c.block_size, max_num_seqs=c.max_num_seqs,
-                    max_num_batched_tokens=c.max_num_batched_tokens, eos=c.eos)
+    try:
+        config = Config(num_kvcache_blocks=c.num_blocks, kvcache_block_size=c.block_size, max_num_seqs=c.max_num_seqs,
+                        max_num_batched_tokens=c.max_num_batched_tokens, eos=c.eos)
+    except ValueError as e:
+        raise TraceError(f"{source}: line 1 (header): config: {e}") from None
     num_slots = c.num_blocks * c.block_size
     steps, pending, pieces, known, keyframes, labels = [], [], {}, set(), {}, {}
     truncated = False
@@ -368,6 +400,9 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
             labels[a.seq_id] = a.label
             check_tokens(a.token_ids, f"{where}: arrivals")
         check_tokens(line.tokens, f"{where}: tokens")
+        for token in line.pieces:  # keys are token ids as text (JSON keys are strings)
+            if not (token.isascii() and token.isdigit() and len(token) <= 10 and int(token) <= MAX_TOKEN_ID):
+                raise TraceError(f"{where}: pieces: the key {brief(token, 40)} is not a token id (0..{MAX_TOKEN_ID})")
         pieces.update(line.pieces)
         if line.step == -1:
             pending.extend(step_record(line, where, num_slots).arrivals)

@@ -95,6 +95,9 @@ def restore(scheduler, kf: KeyframeLine, config: Config, where: str) -> dict[int
     if any(bm.blocks[b].ref_count == 0 for b in used):
         fail("free: a block missing from the free queue has no reference")
     check_blocks([b for _, b in kf.hash_map], "hash_map")
+    for h, b in kf.hash_map:  # nano-vllm drops an entry when its block is reset: the block keeps that hash
+        if bm.blocks[b].hash != h:
+            fail(f"hash_map: hash {h} points at block {b}, whose hash is {bm.blocks[b].hash}")
     bm.free_block_ids.clear()
     bm.free_block_ids.extend(kf.free)
     bm.used_block_ids.clear()
@@ -107,6 +110,9 @@ def restore(scheduler, kf: KeyframeLine, config: Config, where: str) -> dict[int
         field = f"seqs: request {s.seq_id}"
         check_tokens(s.token_ids, field)
         check_blocks(s.block_table, field)
+        if any(b not in used for b in s.block_table):
+            fail(f"{field}: block_table holds block {next(b for b in s.block_table if b not in used)}, "
+                 f"which is in the free queue")
         if s.status not in ("waiting", "running") or s.arrived > kf.keyframe:
             fail(f"{field}: status must be waiting or running and arrived at most step {kf.keyframe}")
         if not 1 <= s.num_prompt_tokens <= len(s.token_ids) or not 0 <= s.num_cached_tokens <= len(s.token_ids):

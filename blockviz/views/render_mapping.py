@@ -5,7 +5,7 @@ its RoPE position (= t), the three indices learners must not confuse.
 """
 from typing import Callable, Iterable
 
-from blockviz.i18n import t as tr
+from blockviz.i18n import t
 from blockviz.queries import step_block_table
 from blockviz.slots import slot_of
 from blockviz.states import classify_block
@@ -53,19 +53,19 @@ def render_mapping(snapshot: Snapshot, seq_id: int, events: Iterable[Event] = ()
     last_block = min(num_logical, first_block + window)
 
     row_keys = ["map.token", "map.position", "map.logical", "map.offset", "map.physical", "map.slot", "map.row"]
-    row_names = [tr(k, lang) for k in row_keys]
+    row_names = [t(k, lang) for k in row_keys]
     left = 10 + max(text_width(name, 11) for name in row_names) + 10
     col = max(MIN_COL, min(COL, int((max_width - left - 18) // B)))  # a whole block fits a row
     group_w = B * col + 8
     per_row = max(1, int((max_width - left - 10) // group_w))
-    title = tr("map.title", lang, label=seq.label, status=tr(f"status.{seq.status}", lang), table=list(table), B=B)
+    title = t("map.title", lang, label=seq.label, status=t(f"status.{seq.status}", lang), table=list(table), B=B)
     notes = []
     if released:
-        notes.append(tr("map.released", lang))
+        notes.append(t("map.released", lang))
     if count:
-        notes.append(tr("map.computed", lang, first=start, last=start + count - 1, row=row0))
+        notes.append(t("map.computed", lang, first=start, last=start + count - 1, row=row0))
     if first_block > 0 or last_block < num_logical:
-        notes.append(tr("map.window", lang, first=first_block, last=last_block - 1, total=num_logical))
+        notes.append(t("map.window", lang, first=first_block, last=last_block - 1, total=num_logical))
     columns = int((max_width - 20) / (CHAR_WIDTH * 12))
     parts = [f"<g><title>{esc(title)}</title>" + text(10, 16, clip(title, columns), 12, bold=True) + "</g>"]
     for k, note in enumerate(notes):
@@ -78,7 +78,7 @@ def render_mapping(snapshot: Snapshot, seq_id: int, events: Iterable[Event] = ()
         parts += mapping_row(snapshot, seq, table, logicals, top + r * band_h, left, col, row_names, decode,
                              (start, count, computed_end, row0), lang)
     bottom = top + len(rows) * band_h
-    legend = tr("map.legend", lang)
+    legend = t("map.legend", lang)
     parts.append(text(10, bottom + 4, clip(legend, int(columns * 12 / 11)), 11, cls="bv-muted"))
     width = min(max_width, max(left + min(per_row, last_block - first_block) * group_w, text_width(title, 12) + 20,
                                text_width(legend, 11) + 20, *(text_width(n, 11) + 20 for n in notes)))
@@ -99,7 +99,7 @@ def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range
     for k, logical in enumerate(logicals):
         x0 = left + k * (B * col + 8)
         has_block = logical < len(table)
-        header = f"L{logical} → #{table[logical]}" if has_block else f"L{logical} → {tr('map.none', lang)}"
+        header = f"L{logical} → #{table[logical]}" if has_block else f"L{logical} → {t('map.none', lang)}"
         parts.append(f'<rect x="{x0}" y="{top}" width="{B * col}" height="{table_h}" rx="3" fill="none" '
                      f'class="bv-line"/>')
         parts.append(text(x0 + B * col / 2, top + 14, header, 11, anchor="middle", bold=True))
@@ -111,8 +111,8 @@ def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range
             token = visible(decode((seq.token_ids[p],)))
             cells = [clip(token, 5), str(p), str(p // B), str(p % B), str(table[logical]) if has_block else "—",
                      "—" if slot is None else str(slot), str(row0 + p - start) if now else "·"]
-            label = tr("map.token_label", lang, t=p, token=token, logical=p // B, offset=p % B,
-                       physical=cells[4], slot=cells[5], row=cells[6])
+            label = t("map.token_label", lang, t=p, token=token, logical=p // B, offset=p % B,
+                      physical=cells[4], slot=cells[5], row=cells[6])
             parts.append(f'<g data-t="{p}" data-slot="{-1 if slot is None else slot}" '
                          f'data-block="{table[logical] if has_block else -1}" '
                          f'data-row="{row0 + p - start if now else -1}" data-now="{int(now)}" aria-label="{esc(label)}">'
@@ -138,7 +138,7 @@ def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range
                      + text(x + 6, physical_y + 18, f"#{block_id}", 12, bold=True, fill=style.text)
                      + text(x + PHYSICAL_W - 6, physical_y + 19, style.glyph, GLYPH, anchor="end", fill=style.text)
                      + "</g>")
-    parts.append(text(10, physical_y + 18, tr("map.pool", lang), 11, cls="bv-muted"))
+    parts.append(text(10, physical_y + 18, t("map.pool", lang), 11, cls="bv-muted"))
     for logical, cx in centres.items():
         if logical < len(table):
             px = x_of[table[logical]]

@@ -7,7 +7,14 @@ step. vLLM may cache the same content in two physical blocks (two requests in on
 copy is stored and removed with its own event, so a record counts its copies and ends when the
 last one goes. With `history`, only the newest steps are kept, and records that ended before them
 are dropped: memory follows what the window shows, not the stream's length.
+
+Whatever a publisher sends, memory has a bound: at most MAX_CACHED_BLOCKS blocks cached (past it the
+oldest stored is forgotten, counted in `forgotten_blocks`: a publisher that never removes), the raw
+payloads of the newest steps up to MAX_PAYLOAD_BYTES (older steps keep their effect, not their
+bytes: counted in `payloads_dropped`), block sizes of at most MAX_SOURCES sources that have nothing
+cached (the oldest forgotten).
 """
+import itertools
 from collections import deque
 
 import msgspec
@@ -15,6 +22,9 @@ import msgspec
 from blockviz.vllm.wire import Event, Hash, RemovedFields, StoredFields
 
 PRIMARY_MEDIUMS = (None, "GPU")   # the device cache that a new request's prefix lookup reads
+MAX_CACHED_BLOCKS = 250_000       # 3x what a 141 GB GPU holds of a small model (16 tokens of Qwen3-0.6B: 1.8 MB)
+MAX_PAYLOAD_BYTES = 128 << 20     # raw batches kept for events() and save()
+MAX_SOURCES = 1024                # block sizes kept for sources with nothing cached
 
 
 class BlockRecord(msgspec.Struct, eq=False, gc=False):
@@ -53,6 +63,7 @@ class StepInfo(msgspec.Struct, eq=False):
     removed: list[BlockRecord] = msgspec.field(default_factory=list)
     cleared: bool = False
     lost_before: int = 0    # batches of this source that were missed just before this one
+    payload_dropped: bool = False  # its raw bytes no longer kept (MAX_PAYLOAD_BYTES)
     unknown_removed: int = 0
     events: int = 0
     stored_total: int = 0   # blocks stored / removed since the watch began, after this step
@@ -73,6 +84,12 @@ class PrefixIndex:
         self.block_sizes: dict[str, int] = {}
         self.stored_total = self.removed_total = 0
         self.next_step = 0
+        self.kept_payloads: deque[StepInfo] = deque()  # the steps whose payload is kept, oldest first
+        self.payload_bytes = 0
+        self.payloads_dropped = 0
+        self.forgotten_blocks = 0
+        self.forgotten_sources = 0
+        self.sources_cap = MAX_SOURCES
 
     # -- taking events in ------------------------------------------------------------------
 
@@ -92,7 +109,47 @@ class PrefixIndex:
         info.stored_total, info.removed_total, info.resident = self.stored_total, self.removed_total, len(self.live)
         self.steps.append(info)
         self._forget_before(self.first_step)
+        self._keep_payload(info)
+        if len(self.live) > MAX_CACHED_BLOCKS:
+            self._forget_oldest(len(self.live) - MAX_CACHED_BLOCKS)
+        if len(self.block_sizes) > self.sources_cap:
+            self._forget_sources()
+            self.sources_cap = max(MAX_SOURCES, 2 * len(self.block_sizes))  # busy ones: not again at once
         return info
+
+    def _keep_payload(self, info: StepInfo):
+        kept = self.kept_payloads
+        kept.append(info)
+        self.payload_bytes += len(info.payload)
+        while kept and (self.payload_bytes > MAX_PAYLOAD_BYTES or kept[0].step < self.first_step):
+            old = kept.popleft()
+            self.payload_bytes -= len(old.payload)
+            if old.step >= self.first_step:  # still in the window: its effect stays, its bytes go
+                old.payload, old.payload_dropped = b"", True
+                self.payloads_dropped += 1
+
+    @property
+    def first_with_payload(self) -> int:
+        """The first step from which every kept step still has its payload (what save() can write)."""
+        return self.kept_payloads[0].step if self.kept_payloads else self.next_step
+
+    def _forget_oldest(self, n: int):
+        """A publisher that stores without removing: the blocks stored first are forgotten (not ended:
+        nothing of them is kept)."""
+        for key in list(itertools.islice(self.live, n)):
+            record = self.live.pop(key)
+            content = (record.source, record.parent, record.token_ids)
+            if self.by_content.get(content) is record:
+                del self.by_content[content]
+        self.forgotten_blocks += n
+
+    def _forget_sources(self):
+        """Block sizes of sources with nothing cached and no kept step, oldest first, down to half."""
+        busy = {r.source for r in self.live.values()} | {info.source for info in self.steps}
+        idle = [source for source in self.block_sizes if source not in busy]
+        for source in idle[:max(len(self.block_sizes) - MAX_SOURCES // 2, 0)]:
+            del self.block_sizes[source]
+            self.forgotten_sources += 1
 
     def restore(self, record: BlockRecord):
         """A block cached before the first step of a saved window (recording.py)."""

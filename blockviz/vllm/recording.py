@@ -55,8 +55,9 @@ _decoder = msgspec.json.Decoder(Line)
 
 
 def recording_lines(index: PrefixIndex) -> list[bytes]:
-    """The kept steps of `index` as lines of a recording."""
-    first = index.first_step
+    """The kept steps of `index` as lines of a recording: from the first whose payload is still kept
+    (index.MAX_PAYLOAD_BYTES), the blocks cached before it written as blocks."""
+    first = index.first_with_payload
     lines = [_encoder.encode(Header(FORMAT, VERSION, first, index.history))]
     if first > 0:
         for r in _before(index, first):
@@ -64,7 +65,8 @@ def recording_lines(index: PrefixIndex) -> list[bytes]:
                                                    r.medium, r.lora_name, r.extra_keys, r.group_idx, r.stored_at,
                                                    max(r.copies, 1))))   # a block that ended since had >= 1 then
     for info in index.steps:
-        lines.append(message_line(info))
+        if info.step >= first:
+            lines.append(message_line(info))
     return lines
 
 

@@ -12,14 +12,11 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.vllm.client import Client
 from blockviz.vllm.endpoints import check_endpoint, default_replay
-
-if TYPE_CHECKING:
-    from blockviz.vllm.fleet import Fleet
 
 REPO = Path(__file__).resolve().parents[2]
 PROJECT_VLLM_PYTHON = REPO / ".venv-vllm" / "bin" / "python"
@@ -210,7 +207,19 @@ def serve(settings: ServerSettings, log: str | Path | None = None) -> int:
         f"or `blockviz vllm watch`. Ctrl-C stops it."))
 
 
-def serve_until_stopped(servers: "Server | Fleet", ready: Callable[[], str]) -> int:
+class Servers(Protocol):
+    """What serve_until_stopped runs: a Server, or a fleet of them (vllm/fleet.py)."""
+
+    def start(self): ...
+
+    def wait_ready(self): ...
+
+    def exited(self) -> str | None: ...
+
+    def stop(self): ...
+
+
+def serve_until_stopped(servers: Servers, ready: Callable[[], str]) -> int:
     """Start (one server or a fleet), print `ready()` once it serves, serve until Ctrl-C or SIGTERM
     or until a vLLM exits, and stop everything started."""
     signal.signal(signal.SIGTERM, _interrupt)   # `kill` stops vLLM as cleanly as Ctrl-C does

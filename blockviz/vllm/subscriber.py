@@ -16,6 +16,8 @@ import zmq
 
 from blockviz.vllm.endpoints import peer_address, publisher_binds
 from blockviz.vllm.sequencer import Sequencer
+
+MAX_PUBLISHERS = 1024   # sequencing state kept (one per engine, or per topic on a shared address)
 from blockviz.vllm.wire import WireError, parse_sequence, sequence_bytes
 
 END_OF_REPLAY = -1
@@ -52,7 +54,8 @@ class Subscriber:
         self.links, self.sink, self.replay_timeout = links, sink, replay_timeout
         self.ctx = zmq.Context()
         self.subs: list[zmq.Socket] = []
-        self.publishers: dict[tuple, Publisher] = {}
+        self.publishers: dict[tuple, Publisher] = {}   # least recently heard from first
+        self.forgotten = 0                               # publishers forgotten past MAX_PUBLISHERS
         try:
             for link in links:
                 self.subs.append(self._open_sub(link))
@@ -95,11 +98,26 @@ class Subscriber:
         # with a replay endpoint a link is one publisher; without, engines sharing a bound
         # address are told apart by their topics
         key = (id(link),) if link.replay is not None else (id(link), topic)
-        publisher = self.publishers.get(key)
+        publisher = self.publishers.pop(key, None)
         if publisher is None:
             name = link.events + (f" [{topic}]" if topic else "")
-            publisher = self.publishers[key] = Publisher(link, name)
+            publisher = Publisher(link, name)
+            if len(self.publishers) >= MAX_PUBLISHERS:
+                self._forget_one()
+        self.publishers[key] = publisher   # now the most recent
         return publisher
+
+    def _forget_one(self):
+        """The publisher heard from least recently (not one in a replay): a stream of made-up topics
+        cannot grow the watch."""
+        key = next((k for k, p in self.publishers.items() if p.dealer is None), None)
+        if key is None:
+            return
+        del self.publishers[key]
+        self.forgotten += 1
+        if self.forgotten == 1:
+            self.sink.problem("watch", f"more than {MAX_PUBLISHERS} publishers (topics): the least recently "
+                                       f"heard from are forgotten (counted in subscriber.forgotten)")
 
     # -- the foreground's side ---------------------------------------------------------
 
@@ -232,5 +250,7 @@ class Subscriber:
                 self._end_replay(publisher)
 
     def _hand_over(self, publisher: Publisher, ready):
+        for reason in publisher.seq.take_notes():
+            self.sink.problem(publisher.source, reason)
         for seq, payload, via, lost in ready:
             self.sink.batch(publisher.source, seq, payload, via, lost)

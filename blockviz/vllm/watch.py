@@ -14,11 +14,14 @@ from typing import Callable
 
 from blockviz.vllm import predict, recording
 from blockviz.vllm.endpoints import check_endpoint, offset_port
-from blockviz.vllm.index import BlockRecord, PrefixIndex, StepInfo
+from blockviz.vllm.index import MAX_PAYLOAD_BYTES, BlockRecord, PrefixIndex, StepInfo
 from blockviz.vllm.subscriber import Link, Subscriber
 from blockviz.vllm.wire import WireError, decode_batch
 
 DEFAULT_EVENTS = "tcp://127.0.0.1:5557"
+MAX_BATCH_BYTES = 8 << 20   # one engine step's events are well under 1 MB; a larger batch is refused
+MAX_PROBLEM_SOURCES = 256   # sources counted apart in problem_counts; the rest together
+OTHER_SOURCES = "(other sources)"
 DEFAULT_API = "http://127.0.0.1:8000"
 
 Listener = Callable[[int], None]
@@ -81,6 +84,9 @@ class Watch:
     # -- what the subscriber hands over (its thread) -----------------------------------------
 
     def batch(self, source: str, seq: int, payload: bytes, via: str, lost: int, received_at: float | None = None):
+        if len(payload) > MAX_BATCH_BYTES:  # decoding it would take far more memory than its bytes
+            self.problem(source, f"seq {seq}: a batch of {len(payload):,} bytes, more than {MAX_BATCH_BYTES:,}; skipped")
+            return
         try:
             batch = decode_batch(payload)
         except WireError as e:
@@ -102,7 +108,8 @@ class Watch:
     def problem(self, source: str, reason: str):
         with self.lock:
             self.problems.append(Problem(source, reason, time.time()))
-            self.problem_counts[source] += 1
+            counted = source in self.problem_counts or len(self.problem_counts) < MAX_PROBLEM_SOURCES
+            self.problem_counts[source if counted else OTHER_SOURCES] += 1
 
     def restarted(self, source: str):
         with self.lock:
@@ -166,6 +173,9 @@ class Watch:
         """The events of a step's batch, decoded again from the payload kept for it."""
         with self.lock:
             info = self.index.step_info(self.cursor if step is None else step)
+        if info.payload_dropped:
+            raise ValueError(f"step {info.step}'s raw events are no longer kept (the newest "
+                             f"{MAX_PAYLOAD_BYTES >> 20} MB of batches are): its effect on the cache is")
         return decode_batch(info.payload).events
 
     # -- prediction and waiting ----------------------------------------------------------

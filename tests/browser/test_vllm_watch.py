@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from blockviz.views.render_forest import short
-from blockviz.vllm.publisher import Publisher
+from tests.vllm.publisher import Publisher
 
 from labserver import free_port, jupyterlab, notebook_page
 

@@ -11,7 +11,7 @@ from blockviz.engine.sequence import Sequence
 from blockviz.llm import LLM
 from blockviz.models.config import Qwen3Config
 from blockviz.sampling_params import SamplingParams
-from tests.engine.tiny_model import dense_greedy, write_tiny_model
+from tests.engine.tiny_model import dense_greedy, step_logits, write_tiny_model
 
 DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 GREEDY = SamplingParams(temperature=0, max_tokens=6, ignore_eos=True)
@@ -52,9 +52,9 @@ def test_bfloat16_logits_within_rounding_of_float32(model_dir, device):
         seq = Sequence(prompt, block_size=4)
         seq.block_table = [11, 3, 7, 0, 14, 9, 2]
         seq.num_scheduled_tokens = 12
-        runner.run_model([seq], is_prefill=True)
+        step_logits(runner, [seq], True)
         seq.num_cached_tokens, seq.num_scheduled_tokens = 12, len(prompt) - 12  # the rest reads the pool
-        logits[dtype] = runner.run_model([seq], is_prefill=True)[0].float().cpu()
+        logits[dtype] = step_logits(runner, [seq], True)[0].float().cpu()
     error = (logits["bfloat16"] - logits["float32"]).abs().max().item()
     assert error < 0.05 * logits["float32"].abs().max().item()
 

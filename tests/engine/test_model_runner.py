@@ -7,9 +7,10 @@ from tokenizers import Tokenizer, models
 from blockviz.config import Config
 from blockviz.engine.model_runner import ModelRunner, gpu_kv_budget
 from blockviz.engine.sequence import Sequence
-from blockviz.llm import LLM
+from blockviz.llm import LLM, SlotRecordingRunner
 from blockviz.models.config import Qwen3Config
 from blockviz.sampling_params import SamplingParams
+from tests.engine.tiny_model import step_logits
 
 transformers = pytest.importorskip("transformers")
 
@@ -43,7 +44,7 @@ def test_prefill_and_decode_logits_match_transformers(tmp_path, arch, block_size
     seq.block_table = list(range(63, 63 - seq.num_blocks, -1))  # a scattered, descending table
     seq.num_scheduled_tokens = len(prompt)
     with torch.no_grad():
-        prefill = runner.run_model([seq], is_prefill=True)[0]
+        prefill = step_logits(runner, [seq], True)[0]
         expected = reference(torch.tensor([prompt])).logits[0, -1]
     torch.testing.assert_close(prefill, expected, atol=1e-4, rtol=1e-4)
     for token in (5, 17, 99):  # decode: one new token a step, keys read back through the table
@@ -52,7 +53,7 @@ def test_prefill_and_decode_logits_match_transformers(tmp_path, arch, block_size
         if len(seq) > len(seq.block_table) * block_size:
             seq.block_table.append(min(seq.block_table) - 1)
         with torch.no_grad():
-            decode = runner.run_model([seq], is_prefill=False)[0]
+            decode = step_logits(runner, [seq], False)[0]
             expected = reference(torch.tensor([seq.token_ids])).logits[0, -1]
         torch.testing.assert_close(decode, expected, atol=1e-4, rtol=1e-4)
 
@@ -73,7 +74,7 @@ def test_warmup_batch_runs_before_the_pool_exists(tmp_path):
     save_checkpoint(tmp_path, "qwen3")
     config = Config(str(tmp_path), kvcache_block_size=4, num_kvcache_blocks=8, max_model_len=32,
                     max_num_batched_tokens=96)
-    runner = ModelRunner(config, Qwen3Config.from_pretrained(tmp_path), torch.device("cpu"))
+    runner = SlotRecordingRunner(config, Qwen3Config.from_pretrained(tmp_path), torch.device("cpu"))
     for module in runner.model.modules():  # as before allocate_kv_cache: no pool bound
         if hasattr(module, "k_cache"):
             module.k_cache = module.v_cache = torch.tensor([])
@@ -104,7 +105,7 @@ def test_bfloat16_keeps_the_rope_cache_in_float32(tmp_path):
         seq = Sequence(prompt, block_size=4)
         seq.block_table = [9, 2, 5]
         seq.num_scheduled_tokens = len(prompt)
-        logits[dtype] = runner.run_model([seq], is_prefill=True)[0].float()
+        logits[dtype] = step_logits(runner, [seq], True)[0].float()
     with torch.no_grad():
         expected = reference(torch.tensor([prompt])).logits[0, -1]
     torch.testing.assert_close(logits["float32"], expected, atol=1e-4, rtol=1e-4)
@@ -114,9 +115,9 @@ def test_bfloat16_keeps_the_rope_cache_in_float32(tmp_path):
     seq = Sequence(prompt, block_size=4)
     seq.block_table = [9, 2, 5]
     seq.num_scheduled_tokens = 8
-    half.run_model([seq], is_prefill=True)
+    step_logits(half, [seq], True)
     seq.num_cached_tokens, seq.num_scheduled_tokens = 8, len(prompt) - 8
-    chunked = half.run_model([seq], is_prefill=True)[0].float()
+    chunked = step_logits(half, [seq], True)[0].float()
     assert (chunked - expected).abs().max().item() < 0.03 * scale
 
 

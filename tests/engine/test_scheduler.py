@@ -3,14 +3,12 @@
 The workloads mix a few shared prefixes with random suffixes over a tiny vocabulary (so whole
 blocks repeat and the prefix cache hits), a small token budget (so prompts are chunked) and a
 small pool (so decode preempts). Every step is also replayed on a second engine whose
-Scheduler and BlockManager are nano-vllm's and seed 002's code transcribed below, independently
+Scheduler and BlockManager are nano-vllm's own files (tests/engine/upstream/), independently
 of blockviz's, and the two must agree exactly.
 """
-from collections import Counter, deque
+from collections import Counter
 
-import numpy as np
 import pytest
-import xxhash
 from hypothesis import HealthCheck, event, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -21,219 +19,20 @@ from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.sampling_params import SamplingParams
 from blockviz.limits import check_can_ever_run
 from blockviz.session import Session
+from tests.engine.upstream import reference_scheduler
 
 EOS = 0
 VOCAB = 3  # prompt tokens are 1..VOCAB; sampled tokens are 0..VOCAB (0 is EOS)
 SAMPLED = st.sampled_from([1, 2, 3, 1, 2, 3, 1, 0])  # EOS one time in eight, so requests live long enough to be preempted
 
 
-# --- nano-vllm and seed 002, transcribed (the reference the engine must match) ---------------
+# --- nano-vllm's own BlockManager and Scheduler (the reference the engine must match) ---------
 
-class SeedBlock:
-
-    def __init__(self, block_id):
-        self.block_id = block_id
-        self.ref_count = 0
-        self.hash = -1
-        self.token_ids = []
-
-    def update(self, hash: int, token_ids: list[int]):
-        self.hash = hash
-        self.token_ids = token_ids
-
-    def reset(self):
-        self.ref_count = 1
-        self.hash = -1
-        self.token_ids = []
-
-
-class SeedBlockManager:
-
-    def __init__(self, num_blocks: int, block_size: int):
-        self.block_size = block_size
-        self.blocks = [SeedBlock(i) for i in range(num_blocks)]
-        self.hash_to_block_id = dict()
-        self.free_block_ids = deque(range(num_blocks))
-        self.used_block_ids = set()
-
-    @classmethod
-    def compute_hash(cls, token_ids, prefix=-1):
-        h = xxhash.xxh64()
-        if prefix != -1:
-            h.update(prefix.to_bytes(8, "little"))
-        h.update(np.array(token_ids).tobytes())
-        return h.intdigest()
-
-    def _allocate_block(self):
-        block_id = self.free_block_ids.popleft()
-        block = self.blocks[block_id]
-        assert block.ref_count == 0
-        if block.hash != -1 and self.hash_to_block_id.get(block.hash) == block_id:
-            del self.hash_to_block_id[block.hash]
-        block.reset()
-        self.used_block_ids.add(block_id)
-        return block_id
-
-    def _deallocate_block(self, block_id):
-        assert self.blocks[block_id].ref_count == 0
-        self.used_block_ids.remove(block_id)
-        self.free_block_ids.append(block_id)
-
-    def can_allocate(self, seq):
-        h = -1
-        num_cached_blocks = 0
-        num_new_blocks = seq.num_blocks
-        for i in range(seq.num_blocks - 1):
-            token_ids = seq.block(i)
-            h = self.compute_hash(token_ids, h)
-            block_id = self.hash_to_block_id.get(h, -1)
-            if block_id == -1 or self.blocks[block_id].token_ids != token_ids:
-                break
-            num_cached_blocks += 1
-            if block_id in self.used_block_ids:
-                num_new_blocks -= 1
-        if len(self.free_block_ids) < num_new_blocks:
-            return -1
-        return num_cached_blocks
-
-    def allocate(self, seq, num_cached_blocks):
-        assert not seq.block_table
-        h = -1
-        for i in range(num_cached_blocks):
-            token_ids = seq.block(i)
-            h = self.compute_hash(token_ids, h)
-            block_id = self.hash_to_block_id[h]
-            block = self.blocks[block_id]
-            if block_id in self.used_block_ids:
-                block.ref_count += 1
-            else:
-                block.ref_count = 1
-                self.free_block_ids.remove(block_id)
-                self.used_block_ids.add(block_id)
-            seq.block_table.append(block_id)
-        for i in range(num_cached_blocks, seq.num_blocks):
-            seq.block_table.append(self._allocate_block())
-        seq.num_cached_tokens = num_cached_blocks * self.block_size
-
-    def deallocate(self, seq):
-        for block_id in reversed(seq.block_table):
-            block = self.blocks[block_id]
-            block.ref_count -= 1
-            if block.ref_count == 0:
-                self._deallocate_block(block_id)
-        seq.num_cached_tokens = 0
-        seq.block_table.clear()
-
-    def can_append(self, seq):
-        return len(self.free_block_ids) >= (len(seq) % self.block_size == 1)
-
-    def may_append(self, seq):
-        if len(seq) % self.block_size == 1:
-            seq.block_table.append(self._allocate_block())
-
-    def hash_blocks(self, seq):
-        start = seq.num_cached_tokens // self.block_size
-        end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size
-        if start == end: return
-        h = self.blocks[seq.block_table[start - 1]].hash if start > 0 else -1
-        for i in range(start, end):
-            block = self.blocks[seq.block_table[i]]
-            token_ids = seq.block(i)
-            h = self.compute_hash(token_ids, h)
-            block.update(h, token_ids)
-            self.hash_to_block_id[h] = block.block_id
-
-
-class SeedScheduler:
-    """nano-vllm's Scheduler (nanovllm/engine/scheduler.py at its chunked-prefill HEAD, bb823b3),
-    transcribed here and driving seed 002's BlockManager above: written apart from blockviz's
-    Scheduler, so a bug in that one has no twin here. Only for block sizes > 1: with B = 1
-    blockviz deliberately writes `1 % block_size` where seed 002 writes `1` (docs/ARCHITECTURE.md,
-    differences from nano-vllm); for every B > 1 the two are the same."""
-
-    def __init__(self, config: Config):
-        self.max_num_seqs = config.max_num_seqs
-        self.max_num_batched_tokens = config.max_num_batched_tokens
-        self.eos = config.eos
-        self.block_size = config.kvcache_block_size
-        self.block_manager = SeedBlockManager(config.num_kvcache_blocks, config.kvcache_block_size)
-        self.waiting = deque()
-        self.running = deque()
-
-    def is_finished(self):
-        return not self.waiting and not self.running
-
-    def add(self, seq):
-        self.waiting.append(seq)
-
-    def schedule(self):
-        scheduled_seqs = []
-        num_batched_tokens = 0
-
-        # prefill
-        while self.waiting and len(scheduled_seqs) < self.max_num_seqs:
-            seq = self.waiting[0]
-            remaining = self.max_num_batched_tokens - num_batched_tokens
-            if remaining == 0:
-                break
-            if not seq.block_table:
-                num_cached_blocks = self.block_manager.can_allocate(seq)
-                if num_cached_blocks == -1:
-                    break
-                num_tokens = seq.num_tokens - num_cached_blocks * self.block_size
-            else:
-                num_tokens = seq.num_tokens - seq.num_cached_tokens
-            if remaining < num_tokens and scheduled_seqs:  # only allow chunked prefill for the first seq
-                break
-            if not seq.block_table:
-                self.block_manager.allocate(seq, num_cached_blocks)
-            seq.num_scheduled_tokens = min(num_tokens, remaining)
-            num_batched_tokens += seq.num_scheduled_tokens
-            if seq.num_cached_tokens + seq.num_scheduled_tokens == seq.num_tokens:
-                seq.status = SequenceStatus.RUNNING
-                self.waiting.popleft()
-                self.running.append(seq)
-            scheduled_seqs.append(seq)
-
-        if scheduled_seqs:
-            return scheduled_seqs, True
-
-        # decode
-        while self.running and len(scheduled_seqs) < self.max_num_seqs:
-            seq = self.running.popleft()
-            while not self.block_manager.can_append(seq):
-                if self.running:
-                    self.preempt(self.running.pop())
-                else:
-                    self.preempt(seq)
-                    break
-            else:
-                seq.num_scheduled_tokens = 1
-                seq.is_prefill = False
-                self.block_manager.may_append(seq)
-                scheduled_seqs.append(seq)
-        assert scheduled_seqs
-        self.running.extendleft(reversed(scheduled_seqs))
-        return scheduled_seqs, False
-
-    def preempt(self, seq):
-        seq.status = SequenceStatus.WAITING
-        seq.is_prefill = True
-        self.block_manager.deallocate(seq)
-        self.waiting.appendleft(seq)
-
-    def postprocess(self, seqs, token_ids, is_prefill):
-        for seq, token_id in zip(seqs, token_ids):
-            self.block_manager.hash_blocks(seq)
-            seq.num_cached_tokens += seq.num_scheduled_tokens
-            seq.num_scheduled_tokens = 0
-            if is_prefill and seq.num_cached_tokens < seq.num_tokens:
-                continue
-            seq.append_token(token_id)
-            if (not seq.ignore_eos and token_id == self.eos) or seq.num_completion_tokens == seq.max_tokens:
-                seq.status = SequenceStatus.FINISHED
-                self.block_manager.deallocate(seq)
-                self.running.remove(seq)
+# nanovllm/engine/block_manager.py and scheduler.py at bb823b3 as pinned in tests/engine/upstream/, run
+# unchanged: written apart from blockviz's, so a bug in those has no twin here. Only for block sizes > 1:
+# with B = 1 blockviz deliberately writes `1 % block_size` where nano-vllm writes `1`
+# (docs/ARCHITECTURE.md, differences from nano-vllm); for every B > 1 the two are the same.
+NanoScheduler = reference_scheduler()
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -341,7 +140,7 @@ class SchedulerMachine(RuleBasedStateMachine):
         self.config = Config(num_kvcache_blocks=num_blocks, kvcache_block_size=block_size, max_num_seqs=max_num_seqs,
                              max_num_batched_tokens=budget, eos=EOS)
         self.sched = Scheduler(self.config)
-        self.ref = SeedScheduler(self.config) if block_size > 1 else None
+        self.ref = NanoScheduler(self.config) if block_size > 1 else None
         self.prefixes = prefixes
         self.seqs: list[Sequence] = []
         self.ref_seqs: list[Sequence] = []

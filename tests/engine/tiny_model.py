@@ -8,6 +8,7 @@ from tokenizers import Tokenizer, models, pre_tokenizers
 
 from blockviz.models.config import Qwen3Config
 from blockviz.models.qwen3 import Qwen3ForCausalLM
+from blockviz.utils.context import reset_context
 from blockviz.utils.loader import checkpoint_tensors, load_model
 
 VOCAB = 96
@@ -16,6 +17,16 @@ CONFIG = {"architectures": ["Qwen3ForCausalLM"], "vocab_size": VOCAB, "hidden_si
           "num_key_value_heads": 2, "head_dim": 16, "max_position_embeddings": 512,
           "rms_norm_eps": 1e-6, "rope_theta": 10000.0, "attention_bias": False,
           "tie_word_embeddings": True, "eos_token_id": VOCAB - 1, "torch_dtype": "float32"}
+
+
+def step_logits(runner, seqs: list, is_prefill: bool) -> torch.Tensor:
+    """One step's logits [num_seqs, vocab], as ModelRunner.run computes them before it samples
+    (the step's K and V written to the pool)."""
+    input_ids, positions = runner.prepare_prefill(seqs) if is_prefill else runner.prepare_decode(seqs)
+    try:
+        return runner.run_model(input_ids, positions, is_prefill)
+    finally:
+        reset_context()
 
 
 def write_tiny_model(folder: Path, seed: int = 0) -> Path:

@@ -1,13 +1,12 @@
 """The front ends over the one checker: CLI, teacher's sheet, notebook widget, practice sets, strings."""
-import re
-import string
 from pathlib import Path
 
 from blockviz import exercises
 from blockviz.exercises.cli import main
-from blockviz.exercises.sets import SETS, files, set_exercises
+from blockviz.exercises.sets import SETS, files, set_exercises, set_title
 from blockviz.exercises.sheet import sheet_exercises
-from blockviz.i18n.exercises import STRINGS
+from blockviz.i18n import STRINGS
+from blockviz.lessons.catalog import LESSONS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,34 +112,35 @@ def test_practice_sets_cover_every_kind_and_seed004():
     assert [ex.answer() for ex in lesson25] == [[23, 8, 9, 10], [2, 2, 1]]
 
 
-def used_keys() -> set[str]:
+def test_a_practice_set_takes_its_lesson_title_from_the_catalog():
+    for name, practice in SETS.items():
+        if practice.lesson is None:  # a set of no lesson (seed 004's page) has its own title
+            assert f"ex.set.{name}.title" in STRINGS
+            continue
+        assert practice.lesson in LESSONS and name == f"lesson{int(practice.lesson[:2])}", name
+        assert f"ex.set.{name}.title" not in STRINGS, f"{name}: the lesson's title is the catalog's"
+        for lang in ("en", "zh"):
+            assert set_title(name, lang).split(" · ", 1)[1].startswith(LESSONS[practice.lesson][lang])
+    assert set_title("lesson2", "en") == "Lesson 2 · The block lifecycle — six states, ref_count, free keeps content"
+    assert set_title("lesson11", "zh") == "第 11 课 · 综合练习：预测一整段运行"
+
+
+def test_every_kind_and_set_has_its_strings():
+    """The keys made from a kind's or a set's name; the keys written in the code are checked by
+    tests/views/test_i18n.py, the languages and placeholders of every key there too."""
     keys = set()
-    prefixes = "|".join(sorted({"ex", "question", "slots", *exercises.kinds()}, key=len, reverse=True))
-    for path in (ROOT / "blockviz" / "exercises").rglob("*.py"):
-        keys |= set(re.findall(rf'"((?:{prefixes})\.[\w.\-]+)"', path.read_text(encoding="utf-8")))
-    return keys
-
-
-def test_every_string_exists_in_both_languages_with_the_same_placeholders():
-    keys = {k for k in used_keys() if "{" not in k}
     for kind in exercises.kinds():
         keys |= {f"{kind}.title", f"{kind}.task"} | ({f"{kind}.hint"} if kind != "slot" else set())
-    for name in SETS:
-        keys |= {f"ex.set.{name}.title", f"ex.set.{name}.intro"}
-    missing = sorted(k for k in keys if k not in STRINGS and not k.endswith("."))
-    assert missing == []
-    fields = lambda text: {f for _, f, _, _ in string.Formatter().parse(text) if f}  # noqa: E731
-    for key, texts in STRINGS.items():
-        assert texts.get("en") and texts.get("zh"), key
-        # question.mistake shows the diagnosis a lesson wrote in each language ({why_en} / {why_zh})
-        assert fields(texts["en"]) == fields(texts["zh"]) or key in ("ex.n.arrives", "ex.n.computed",
-                                                                     "question.mistake"), key
+    for name, practice in SETS.items():
+        keys |= {f"ex.set.{name}.intro"} | ({f"ex.set.{name}.title"} if practice.lesson is None else set())
+    assert sorted(keys - set(STRINGS)) == []
 
 
 def test_the_widget_does_not_import_core_back():
-    """core.py builds the widget (Exercise.widget); widget.py imports core only for type checkers."""
+    """core.py builds the widget (Exercise.widget); widget.py names what it uses as Protocols and
+    imports nothing of core, not even for type checkers (tests/test_import_cycles.py checks all modules)."""
     import ast
     import blockviz.exercises.widget as widget
     tree = ast.parse(Path(widget.__file__).read_text(encoding="utf-8"))
-    runtime = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
-    assert all(getattr(node, "module", "") != "blockviz.exercises.core" for node in runtime)
+    imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert imports and all(getattr(node, "module", "") != "blockviz.exercises.core" for node in imports)

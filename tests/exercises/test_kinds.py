@@ -6,7 +6,7 @@ import re
 import pytest
 
 from blockviz import exercises
-from blockviz.exercises.core import LANGS
+from blockviz.i18n import LANGS
 from blockviz.exercises.kinds.pool import STATE_VOCAB
 from blockviz.exercises.kinds.prefix import admission, hand_admit, hand_cost, hand_walk
 from blockviz.exercises.setups import encode
@@ -167,3 +167,12 @@ def test_many_seeds_never_raise_and_every_string_is_found(kind):
             texts = [ex.prompt_in(lang), ex.hint(lang), ex.solution(lang)]
             assert not any(re.search(rf"\b{kind}\.\w", text) for text in texts), ex.id  # a missing string shows its key
             assert ex.check(ex.answer_text(lang), lang).correct, ex.id
+
+
+def test_the_setup_story_counts_one_token_in_the_singular():
+    from blockviz.exercises.kinds.common import setup_story
+    params = {"block_size": 4, "num_blocks": 8, "setup": [["add", "A", "a", 2], ["add", "B", "bc", 2], ["step", 1]]}
+    story = setup_story(params, "en")
+    assert "`a` (1 token)" in story and "`bc` (2 tokens)" in story
+    assert "A (1 token computed), B (2 tokens computed)" in story
+    assert "（1 个 token）" in setup_story(params, "zh")

@@ -217,7 +217,7 @@ def test_lifetime_hits_are_not_written_again():
 
 # Lesson 07's batch: B hits A's two full blocks (8 cached, 9 new), C computes 4.
 from blockviz.exercises.sets import LESSON7_BATCH  # noqa: E402
-from blockviz.i18n.exercises import STRINGS  # noqa: E402
+from blockviz.i18n import STRINGS  # noqa: E402
 
 
 @pytest.mark.parametrize("ask, answer, wrong, name", [

@@ -147,6 +147,10 @@ def lines_of(sim, tmp_path) -> list[dict]:
     (lambda ls: ls[1]["arrivals"][0].__setitem__(2, ["a"]), r"line 2.*Expected `int`"),
     (lambda ls: ls[3].update(step=9), r"line 4 \(step 9\).*expected step 3"),
     (lambda ls: ls[2].update(surprise=1), r"line 3.*unknown field"),
+    (lambda ls: ls[2].update(pieces={"abc": "x"}), r"line 3 \(step 2\): pieces: the key 'abc' is not a token id"),
+    (lambda ls: ls[2].update(pieces={"9" * 5000: "x"}), r"line 3 \(step 2\): pieces: the key '9999.*…"),
+    (lambda ls: ls[0]["config"].update(eos=-5), r"line 1 \(header\): config: .*eos"),
+    (lambda ls: ls[0].update(format="x" * 100_000), r"line 1 \(header\): not a blockviz trace \(format is 'xxx"),
 ])
 def test_format_2_bad_content_is_named(sim, tmp_path, change, message):
     lines = lines_of(sim, tmp_path)
@@ -255,3 +259,41 @@ def test_kv_payload_round_trips_k_and_v_and_old_payloads_with_k_only_still_load(
         np.testing.assert_allclose(loaded[name], payload["kv"][name], atol=1e-3)
     old = {"kv": {"layer": 1, "head": 0, "slots": [4, 5, 9], "k": payload["kv"]["k"].tolist()}}
     assert set(payload_from_dict(old)["kv"]) == {"layer", "head", "slots", "k"}
+
+
+def special_files(tmp_path):
+    import os
+    import socket
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    (tmp_path / "random").symlink_to("/dev/urandom")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(tmp_path / "sock"))
+    return sock, [(fifo, "a FIFO"), (tmp_path / "zero", "a device"), (tmp_path / "random", "a device"),
+                  (tmp_path / "loop", "cannot be opened"), (tmp_path / "sock", "(a socket|cannot be opened)")]
+
+
+def test_only_regular_files_are_read_and_refused_at_once(tmp_path):
+    import time
+    sock, files = special_files(tmp_path)
+    try:
+        for path, message in files:
+            started = time.monotonic()
+            with pytest.raises(TraceError, match=f"{path.name}: (is )?{message}"):
+                load_trace(path)
+            assert time.monotonic() - started < 2  # never reads a device to the end, never waits on a FIFO
+    finally:
+        sock.close()
+
+
+def test_a_file_larger_than_the_cap_is_refused(sim, tmp_path, monkeypatch):
+    from blockviz.trace import io
+    path = tmp_path / "t.jsonl"
+    sim.save(path)
+    monkeypatch.setattr(io, "MAX_TRACE_BYTES", path.stat().st_size - 1)
+    with pytest.raises(TraceError, match="larger than"):
+        load_trace(path)
+    monkeypatch.setattr(io, "MAX_TRACE_BYTES", path.stat().st_size)
+    assert load_trace(path).last_step == sim.last_step

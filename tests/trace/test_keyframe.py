@@ -103,6 +103,9 @@ def keyframe_trace(tmp_path):
     (lambda k: k["seqs"][0][6].append(-3), "block id is outside the pool"),
     (lambda k: k["seqs"][0][4].__setitem__(0, -1), "token id is out of range"),
     (lambda k: k["running"].clear(), "the queues must list every request"),
+    (lambda k: k["seqs"][0][6].__setitem__(0, k["free"][0]), "block_table holds block .*in the free queue"),
+    (lambda k: k["hash_map"][0].__setitem__(1, next(b[0] for b in k["blocks"] if b[2] != k["hash_map"][0][0])),
+     "hash_map: hash .* points at block .* whose hash is"),
 ])
 def test_a_wrong_keyframe_names_its_line_and_field_when_used(tmp_path, edit, message):
     path, lines = keyframe_trace(tmp_path)

@@ -12,7 +12,7 @@ import pytest
 from blockviz.cli import main
 from blockviz.vllm import router
 from blockviz.vllm.fleet import Fleet, chat_stream, instance_settings, log_path
-from blockviz.vllm.publisher import Publisher
+from tests.vllm.publisher import Publisher
 from blockviz.vllm.serve import ServeError, ServerSettings
 from blockviz.vllm.wire import stored
 

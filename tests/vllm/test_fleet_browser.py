@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from blockviz.vllm.publisher import Publisher
+from tests.vllm.publisher import Publisher
 from blockviz.vllm.wire import stored
 
 REPO = Path(__file__).resolve().parents[2]

@@ -93,3 +93,53 @@ def test_every_kept_picture_and_prediction_matches_the_cache_that_made_the_event
         truth.append({(h, parent, tokens) for h, (parent, tokens) in cache.blocks.items()})
     for s in range(index.first_step, index.last_step + 1):
         assert {(r.hash, r.parent, r.token_ids) for r in index.resident(s)} == truth[s]
+
+
+def test_cached_blocks_are_capped_oldest_forgotten(monkeypatch):
+    from blockviz.vllm import index as index_module
+    monkeypatch.setattr(index_module, "MAX_CACHED_BLOCKS", 5)
+    index = PrefixIndex()
+    for h in range(1, 9):  # a publisher that stores and never removes
+        step(index, stored([h], None, [h, h], 2))
+    assert [r.hash for r in index.live.values()] == [4, 5, 6, 7, 8] and index.forgotten_blocks == 3
+    assert index.child(SRC, None, (1, 1)) is None and index.child(SRC, None, (8, 8)) is not None
+
+
+def test_raw_payloads_are_capped_and_a_save_starts_where_they_are_whole(monkeypatch, tmp_path):
+    from blockviz.vllm import Watch, index as index_module, load
+    from blockviz.vllm.wire import encode_batch
+    monkeypatch.setattr(index_module, "MAX_PAYLOAD_BYTES", 300)
+    w = Watch(history=50, subscribe=False, api=None)
+    for i in range(20):
+        w.batch(SRC, i, encode_batch(float(i), [stored([i + 1], i or None, [i, i], 2)]), "live", 0)
+    assert w.index.payload_bytes <= 300 and w.index.payloads_dropped > 0
+    first = w.index.first_with_payload
+    assert first > 0 and all(not info.payload_dropped for info in w.index.steps if info.step >= first)
+    with pytest.raises(ValueError, match="no longer kept"):
+        w.events(0)
+    w.save(tmp_path / "r.jsonl")
+    again = load(tmp_path / "r.jsonl")
+    assert again.first_step == first and again.last_step == 19
+    assert [r.hash for r in again.picture(19).blocks] == [r.hash for r in w.picture(19).blocks]
+
+
+def test_block_sizes_of_idle_sources_are_forgotten(monkeypatch):
+    from blockviz.vllm import index as index_module
+    monkeypatch.setattr(index_module, "MAX_SOURCES", 8)
+    index = PrefixIndex(history=2)
+    index.sources_cap = 8
+    for i in range(40):
+        source = f"topic-{i}"
+        step(index, stored([i], None, [1, 2], 2), source=source)
+        step(index, removed([i]), source=source)
+    assert len(index.block_sizes) <= 8 and index.forgotten_sources > 0 and "topic-39" in index.block_sizes
+
+
+def test_a_batch_too_large_is_refused_before_decoding(monkeypatch):
+    import importlib
+    from blockviz.vllm import Watch
+    from blockviz.vllm.wire import encode_batch
+    monkeypatch.setattr(importlib.import_module("blockviz.vllm.watch"), "MAX_BATCH_BYTES", 100)
+    w = Watch(subscribe=False, api=None)
+    w.batch(SRC, 0, encode_batch(0.0, [removed([h]) for h in range(100)]), "live", 0)
+    assert w.last_step == -1 and "more than 100" in w.problems[-1].reason

@@ -1,4 +1,6 @@
-from blockviz.vllm.sequencer import Sequencer
+from hypothesis import given, settings, strategies as st
+
+from blockviz.vllm.sequencer import MAX_GAP, Sequencer
 
 
 def seqs(ready):
@@ -50,3 +52,76 @@ def test_a_late_watch_holds_live_batches_while_it_catches_up():
     ready = [r for i in range(8) for r in s.replayed(i, b"")]
     assert [seq for seq, *_ in ready] == list(range(8))
     assert s.replay_done() == [] and s.lost == 0
+
+
+def test_a_far_ahead_number_is_a_new_numbering_not_a_blindfold():
+    s = Sequencer(has_replay=True)
+    s.live(0, b""), s.live(1, b"")
+    ready, ask, _ = s.live(2**62, b"stray")
+    assert seqs(ready) == [(2**62, "live", 0)] and not ask and s.jumps == 1 and s.lost == 0
+    assert "jump" in s.take_notes()[0]
+    ready, ask, _ = s.live(2, b"")          # the real numbering goes on: backwards from the stray one
+    assert seqs(ready) == [(2, "live", 0)] and s.backwards == 1 and "backwards" in s.take_notes()[0]
+    assert seqs(s.live(3, b"")[0]) == [(3, "live", 0)] and s.take_notes() == []
+
+
+def test_a_replay_answer_far_past_what_was_asked_is_ignored():
+    s = Sequencer(has_replay=True)
+    s.live(0, b"")
+    s.live(3, b"")                          # a gap: held, replay asked from 1
+    assert s.replayed(2**62, b"") == [] and "past the one asked" in s.take_notes()[0]
+    assert seqs(s.replayed(1, b"") + s.replayed(2, b"") + s.replay_done()) == \
+        [(1, "replay", 0), (2, "replay", 0), (3, "live", 0)]
+
+
+def test_a_first_batch_numbered_far_from_zero_is_not_counted_as_lost():
+    s = Sequencer(has_replay=False)
+    assert seqs(s.live(2**40, b"")[0]) == [(2**40, "live", 0)] and s.lost == 0 and s.take_notes()
+
+
+def test_batches_held_for_a_replay_are_capped(monkeypatch):
+    from blockviz.vllm import sequencer
+    monkeypatch.setattr(sequencer, "MAX_HELD", 5)
+    s = Sequencer(has_replay=True)
+    s.live(0, b"")
+    for i in range(2, 7):
+        assert s.live(i, b"")[0] == []
+    assert [seq for seq, *_ in s.live(7, b"")[0]] == [2, 3, 4, 5, 6, 7] and not s.held
+    assert "held" in s.take_notes()[0]
+
+
+SEQ = st.integers(0, 2**64 - 1)
+
+
+def drive(s: Sequencer, numbers: list[int]) -> list[int]:
+    """Live batches, each replay answered with nothing at once: what was passed on."""
+    passed = []
+    for n in numbers:
+        ready, ask, _ = s.live(n, b"")
+        if ask or s.awaiting_replay:
+            ready += s.replay_done()
+        passed += [seq for seq, *_ in ready]
+    return passed
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SEQ, max_size=30), st.integers(0, 2**63), st.booleans())
+def test_after_any_numbers_an_in_order_run_always_gets_through(numbers, base, has_replay):
+    s = Sequencer(has_replay=has_replay)
+    drive(s, numbers)
+    run = list(range(base, base + 6))
+    passed = drive(s, run)
+    assert run[1:] == [n for n in passed if n in run[1:]]   # never blinded, in order, once each
+    assert s.lost <= len(numbers) * MAX_GAP + 6 * MAX_GAP and not s.held
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SEQ, max_size=40), st.booleans())
+def test_every_batch_is_passed_at_most_once_and_every_jump_is_said(numbers, has_replay):
+    s = Sequencer(has_replay=has_replay)
+    passed = drive(s, numbers)
+    assert len(passed) <= len(numbers)
+    assert all(n in numbers for n in passed)
+    notes = s.take_notes()
+    assert len(notes) >= s.jumps + s.backwards
+    assert s.duplicates + len(passed) <= len(numbers)

@@ -11,7 +11,7 @@ import pytest
 from blockviz.cli import main
 from blockviz.vllm import load, serve
 from blockviz.vllm.endpoints import offset_port, peer_address, publisher_binds
-from blockviz.vllm.publisher import Publisher
+from tests.vllm.publisher import Publisher
 from blockviz.vllm.serve import ServeError, ServerSettings, command, environment
 from blockviz.vllm.wire import stored
 

@@ -91,7 +91,7 @@ def test_show_gives_the_live_widget_and_it_redraws_once_per_burst():
     watch = Watch(events)
     view = show(watch)
     assert isinstance(view, WatchView) and view.view.forest == ""   # waiting for the first batch
-    from blockviz.vllm.publisher import Publisher
+    from tests.vllm.publisher import Publisher
     with Publisher(events) as publisher:
         time.sleep(0.3)
         drawn = []

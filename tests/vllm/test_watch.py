@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz.vllm import Watch, load
-from blockviz.vllm.publisher import Publisher
+from tests.vllm.publisher import Publisher
 from blockviz.vllm.wire import stored
 
 from tests.vllm.synthetic import ToyCache, tcp
@@ -230,3 +230,53 @@ def test_any_recording_file_loads_or_says_what_is_wrong(tmp_path, lines):
         load(path)
     except ValueError as e:
         assert str(path) in str(e)
+
+
+def test_a_far_ahead_sequence_number_does_not_blind_the_watch(pair):
+    watch, publisher = pair
+    publisher.publish([stored([1], None, [1, 2], 2)])
+    wait_until(lambda: watch.last_step == 0)
+    publisher.next_seq = 2**62                          # one stray batch numbered far ahead
+    publisher.publish([stored([2], None, [3, 4], 2)])
+    publisher.next_seq = 1                              # then the real numbering goes on
+    for i in range(5):
+        publisher.publish([stored([10 + i], None, [5, i], 2)])
+    wait_until(lambda: watch.last_step == 6)
+    watch.sync()
+    reasons = " ".join(p.reason for p in watch.problems)
+    assert "no replay can fill" in reasons and "went backwards" in reasons
+    assert {14, 13}.issubset({r.hash for r in watch.picture().blocks})
+
+
+def test_a_replay_that_answers_far_ahead_does_not_blind_the_watch(pair):
+    watch, publisher = pair
+    publisher.publish([stored([1], None, [1, 2], 2)])
+    wait_until(lambda: watch.last_step == 0)
+    with publisher.lock:
+        publisher.buffer.append((2**62, publisher.buffer[0][1]))   # the replay will answer this too
+    publisher.publish([stored([2], None, [3, 4], 2)], drop=True)   # a gap: the watch asks the replay
+    publisher.publish([stored([3], None, [5, 6], 2)])
+    for i in range(3):
+        publisher.publish([stored([20 + i], None, [7, i], 2)])
+    wait_until(lambda: watch.last_step >= 4)
+    watch.sync()
+    assert [info.seq for info in watch.index.steps][-3:] == [3, 4, 5]
+    assert any("past the one asked" in p.reason for p in watch.problems)
+
+
+def test_made_up_topics_cannot_grow_the_watch(monkeypatch):
+    from blockviz.vllm import subscriber
+    monkeypatch.setattr(subscriber, "MAX_PUBLISHERS", 8)
+    events = tcp()
+    watch = Watch(events, None)
+    publisher = Publisher(events)
+    time.sleep(0.3)
+    for i in range(60):  # one publisher socket, a new topic on every batch
+        publisher.topic = f"t{i}".encode()
+        publisher.publish([stored([i + 1], None, [i, i], 2)])
+    wait_until(lambda: watch.last_step == 59)
+    watch.sync()
+    assert len(watch.subscriber.publishers) <= 8 and watch.subscriber.forgotten == 52
+    assert sum("least recently heard from" in p.reason for p in watch.problems) == 1
+    watch.close()
+    publisher.close()

@@ -14,13 +14,15 @@ from random import Random
 
 from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
-from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
+from blockviz.exercises.core import Feedback, Kind, Solved, partial
 from blockviz.exercises.setups import StepBatch, build, check_scenario, next_batch
 from blockviz.slots import step_slot_mapping
 from blockviz.exercises.kinds.common import fresh, sample, setup_story, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import show_blocks, table
+from blockviz.i18n import t
 from blockviz.trace import events as ev
+from blockviz.brief import brief
 
 PREFILL_ASKS = ("cu_seqlens_q", "cu_seqlens_k", "slot_mapping")
 
@@ -48,7 +50,7 @@ def batch_table(params: dict, batch: StepBatch, lang: str, prefill: bool) -> str
     for i, label in enumerate(batch.labels):
         row = [label, show_blocks(batch.tokens[i], params["block_size"]), batch.lengths[i]]
         rows.append(row + ([batch.cached[i]] if prefill else []) + [str(batch.tables[i])])
-    header = [tr("ex.t.request", lang), tr("ex.t.tokens", lang), "len(seq)"]
+    header = [t("ex.t.request", lang), t("ex.t.tokens", lang), "len(seq)"]
     header += ["num_cached_tokens"] if prefill else []
     return table(header + ["block_table"], rows)
 
@@ -103,7 +105,7 @@ class PrefillBatch(Kind):
 
     def validate(self, params: dict) -> dict:
         if params.get("ask") not in PREFILL_ASKS:
-            raise ValueError(f"ask must be one of {PREFILL_ASKS}, got {params.get('ask')!r}")
+            raise ValueError(f"ask must be one of {PREFILL_ASKS}, got {brief(params.get('ask'))}")
         try:
             checked_batch(params, True)
         except RuntimeError as e:
@@ -116,9 +118,9 @@ class PrefillBatch(Kind):
 
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
         batch = solved.facts["batch"]
-        return (setup_story(params, lang) + "\n\n" + tr("prefill_batch.batch", lang) + "\n\n"
+        return (setup_story(params, lang) + "\n\n" + t("prefill_batch.batch", lang) + "\n\n"
                 + batch_table(params, batch, lang, prefill=True) + "\n\n"
-                + tr("prefill_batch.task", lang, name=params["ask"]))
+                + t("prefill_batch.task", lang, name=params["ask"]))
 
     def parse(self, answer, params: dict, solved: Solved) -> list[int]:
         return answers.parse_ints(answer)
@@ -154,7 +156,7 @@ class PrefillBatch(Kind):
         return partial("prefill_batch.partial.entries", wrong, len(right))
 
     def hint(self, params: dict, solved: Solved, lang: str) -> str:
-        return tr("prefill_batch.hint", lang, detail=tr(f"prefill_batch.hint.{params['ask']}", lang))
+        return t("prefill_batch.hint", lang, detail=t(f"prefill_batch.hint.{params['ask']}", lang))
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         batch = solved.facts["batch"]
@@ -164,8 +166,8 @@ class PrefillBatch(Kind):
             start, end = batch.cached[i], batch.cached[i] + batch.scheduled[i]
             slots = ", ".join(map(str, batch.inputs["slot_mapping"][q[i]:q[i + 1]]))
             rows.append(f"| {label} | {start} | {start}..{end - 1} | {batch.scheduled[i]} | {end} | {slots} |")
-        return (tr("prefill_batch.solution_header", lang) + "\n|---|---|---|---|---|---|\n" + "\n".join(rows)
-                + "\n\n" + tr("prefill_batch.solution", lang, q=", ".join(map(str, q)), k=", ".join(map(str, k)),
+        return (t("prefill_batch.solution_header", lang) + "\n|---|---|---|---|---|---|\n" + "\n".join(rows)
+                + "\n\n" + t("prefill_batch.solution", lang, q=", ".join(map(str, q)), k=", ".join(map(str, k)),
                                answer=self.answer_text(solved, lang)))
 
 
@@ -210,7 +212,7 @@ class DecodeMask(Kind):
             raise ValueError(f"the scenario cannot run on the engine: {e}") from e
         if params.get("label") not in batch.labels:
             raise ValueError(f"label must name a request the decode step computes ({', '.join(batch.labels)}), "
-                             f"got {params.get('label')!r}")
+                             f"got {brief(params.get('label'))}")
         return params
 
     def solve(self, params: dict) -> Solved:
@@ -223,9 +225,9 @@ class DecodeMask(Kind):
                                            "gathered": gathered})
 
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
-        return (setup_story(params, lang) + "\n\n" + tr("decode_mask.batch", lang) + "\n\n"
+        return (setup_story(params, lang) + "\n\n" + t("decode_mask.batch", lang) + "\n\n"
                 + batch_table(params, solved.facts["batch"], lang, prefill=False) + "\n\n"
-                + tr("decode_mask.task", lang, label=params["label"]))
+                + t("decode_mask.task", lang, label=params["label"]))
 
     def parse(self, answer, params: dict, solved: Solved) -> int:
         return answers.parse_amount(answer)
@@ -243,5 +245,5 @@ class DecodeMask(Kind):
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         f = solved.facts
-        return tr("decode_mask.solution", lang, label=params["label"], width=len(f["padded"]), row=f["padded"],
-                  gathered=f["gathered"], context=f["context"], answer=solved.answer)
+        return t("decode_mask.solution", lang, label=params["label"], width=len(f["padded"]), row=f["padded"],
+                 gathered=f["gathered"], context=f["context"], answer=solved.answer)

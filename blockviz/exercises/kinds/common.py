@@ -4,17 +4,14 @@ from random import Random
 from typing import Callable
 
 from blockviz.limits import blocks_needed
-from blockviz.exercises.core import tr
 from blockviz.exercises.setups import Built, build, check_scenario, encode
 from blockviz.exercises.tables import show_blocks
+from blockviz.i18n import t
 from blockviz.trace import events as ev
 from blockviz.trace.frame import Frame
+from blockviz.brief import brief
 
 LETTERS = string.ascii_lowercase
-
-
-def plural(n: int) -> str:
-    return "" if n == 1 else "s"
 
 
 def fresh(rng: Random, n: int) -> str:
@@ -56,7 +53,7 @@ def check_new_request(params: dict, label: str = "R") -> dict:
     check_scenario(params)
     new = params.get("new")
     if not new or not isinstance(new, (str, list)):
-        raise ValueError(f"'new' must be the new request's prompt (a string or token ids), got {new!r}")
+        raise ValueError(f"'new' must be the new request's prompt (a string or token ids), got {brief(new)}")
     if label in labels_in(params):
         raise ValueError(f"label {label} is reserved for the new request")
     built = build(params)
@@ -76,28 +73,28 @@ def narrate(built: Built, frames: list[Frame], lang: str, counts: bool = True) -
         parts = []
         for e in frame.events:
             if isinstance(e, ev.Preempted):
-                parts.append(tr("ex.n.preempted", lang, label=built.label(e.seq_id)))
+                parts.append(t("ex.n.preempted", lang, label=built.label(e.seq_id)))
             elif isinstance(e, ev.Scheduled):
                 if e.is_prefill:
-                    who = tr("ex.n.and", lang).join(
-                        tr("ex.n.computed", lang, label=built.label(s), n=n, s=plural(n)) if counts
+                    who = t("ex.n.and", lang).join(
+                        t("ex.n.computed", lang, label=built.label(s), n=n) if counts
                         else built.label(s) for s, n in zip(e.seq_ids, e.num_tokens))
-                    parts.append(tr("ex.n.prefill", lang, who=who))
+                    parts.append(t("ex.n.prefill", lang, who=who))
                 else:
-                    who = tr("ex.n.and", lang).join(built.label(s) for s in e.seq_ids)
-                    parts.append(tr("ex.n.decode", lang, who=who))
+                    who = t("ex.n.and", lang).join(built.label(s) for s in e.seq_ids)
+                    parts.append(t("ex.n.decode", lang, who=who))
             elif isinstance(e, ev.Finished):
-                parts.append(tr("ex.n.finished", lang, label=built.label(e.seq_id)))
-        lines.append("- " + tr("ex.n.step", lang, step=frame.step, what=tr("ex.n.then", lang).join(parts)))
+                parts.append(t("ex.n.finished", lang, label=built.label(e.seq_id)))
+        lines.append("- " + t("ex.n.step", lang, step=frame.step, what=t("ex.n.then", lang).join(parts)))
     return "\n".join(lines)
 
 
 def setup_story(params: dict, lang: str) -> str:
     """The setup in words, from the params (arrivals) and the engine (what each step did)."""
     built = build(params)
-    lines = [tr("ex.n.pool", lang, B=params["block_size"], n=params["num_blocks"])]
+    lines = [t("ex.n.pool", lang, B=params["block_size"], n=params["num_blocks"])]
     if params.get("budget"):
-        lines.append(tr("ex.n.budget", lang, budget=params["budget"]))
+        lines.append(t("ex.n.budget", lang, budget=params["budget"]))
     lines.append(ops_story(params.get("setup", []), built, built.frames, params["block_size"], lang))
     return "\n".join(line for line in lines if line)
 
@@ -110,8 +107,8 @@ def ops_story(ops: list, built: Built, frames: list[Frame], block_size: int, lan
         if op[0] == "add":
             label, prompt, max_tokens = op[1:4]
             tokens = encode(prompt)
-            lines.append("- " + tr("ex.n.arrives", lang, label=label, prompt=show_blocks(tokens, block_size),
-                                   n=len(tokens), s=plural(len(tokens)), max_tokens=max_tokens))
+            lines.append("- " + t("ex.n.arrives", lang, label=label, prompt=show_blocks(tokens, block_size),
+                                  n=len(tokens), max_tokens=max_tokens))
         else:
             for _ in range(op[1] if len(op) > 1 else 1):
                 lines.append(narrate(built, [next(frame_iter)], lang, counts))

@@ -7,11 +7,12 @@ from random import Random
 
 from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
-from blockviz.exercises.core import Feedback, Kind, Solved, tr
+from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.setups import build, check_scenario
 from blockviz.exercises.kinds.common import fresh, labels_in, sample, setup_story, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import requests_table
+from blockviz.i18n import t
 from blockviz.trace import events as ev
 
 
@@ -72,8 +73,8 @@ class DecodeBlock(Kind):
         before = solved.facts["before"]
         running = [before.label(s.seq_id) for s in before.sim.scheduler.running]
         return (setup_story(params, lang) + "\n\n" + requests_table(before, lang, running) + "\n\n"
-                + tr("ex.t.free_count", lang, n=len(before.bm.free_block_ids)) + "\n\n"
-                + tr("decode_block.task", lang))
+                + t("ex.t.free_count", lang, n=len(before.bm.free_block_ids)) + "\n\n"
+                + t("decode_block.task", lang))
 
     def parse(self, answer, params: dict, solved: Solved) -> list[str]:
         return sorted(set(answers.parse_labels(answer, list(solved.facts["lengths"]))))
@@ -87,12 +88,12 @@ class DecodeBlock(Kind):
         return Feedback("decode_block.partial", {"count": len(lengths) - len(wrong), "total": len(lengths)})
 
     def answer_text(self, solved: Solved, lang: str) -> str:
-        return ", ".join(solved.answer) if solved.answer else tr("ex.t.none", lang)
+        return ", ".join(solved.answer) if solved.answer else t("ex.t.none", lang)
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         B = params["block_size"]
         lines = []
         for label, n in solved.facts["lengths"].items():
             key = "decode_block.line.yes" if n % B == 1 else "decode_block.line.no"
-            lines.append("- " + tr(key, lang, label=label, n=n, B=B, r=n % B))
-        return "\n".join(lines) + "\n\n" + tr("decode_block.solution", lang, answer=self.answer_text(solved, lang))
+            lines.append("- " + t(key, lang, label=label, n=n, B=B, r=n % B))
+        return "\n".join(lines) + "\n\n" + t("decode_block.solution", lang, answer=self.answer_text(solved, lang))

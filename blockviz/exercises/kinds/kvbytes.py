@@ -11,9 +11,11 @@ from dataclasses import replace
 from random import Random
 
 from blockviz.exercises import answers
-from blockviz.exercises.core import Feedback, Kind, Solved, tr
+from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.tables import table
+from blockviz.i18n import t
 from blockviz.models.config import DTYPE_NAMES, QWEN3_0_6B, Qwen3Config, head_dim_of
+from blockviz.brief import brief
 
 MODELS = ("default", "qwen3-0.6b")
 ASKS = ("block_bytes", "token_bytes", "block_mib", "blocks_fit")
@@ -121,16 +123,16 @@ class KVBytes(Kind):
     def validate(self, params: dict) -> dict:
         model, dtype, ask = params.get("model"), params.get("dtype"), params.get("ask")
         if model not in MODELS:
-            raise ValueError(f"model must be one of {MODELS}, got {model!r}")
+            raise ValueError(f"model must be one of {MODELS}, got {brief(model)}")
         if dtype not in DTYPE_NAMES:
-            raise ValueError(f"dtype must be one of {DTYPE_NAMES}, got {dtype!r}")
+            raise ValueError(f"dtype must be one of {DTYPE_NAMES}, got {brief(dtype)}")
         if ask not in ASKS:
-            raise ValueError(f"ask must be one of {ASKS}, got {ask!r}")
+            raise ValueError(f"ask must be one of {ASKS}, got {brief(ask)}")
         if ask == "token_bytes":
             return {k: v for k, v in params.items() if k not in ("block_size", "memory")}
         B = params.get("block_size")
         if not isinstance(B, int) or isinstance(B, bool) or not 1 <= B <= 4096:
-            raise ValueError(f"block_size must be a whole number in 1..4096, got {B!r}")
+            raise ValueError(f"block_size must be a whole number in 1..4096, got {brief(B)}")
         if ask == "blocks_fit":
             memory = params.get("memory")
             try:
@@ -138,7 +140,7 @@ class KVBytes(Kind):
             except ValueError:
                 budget = None
             if budget is None:
-                raise ValueError(f"memory must be a size as --kv-memory takes it (e.g. 512M, 2G), got {memory!r}")
+                raise ValueError(f"memory must be a size as --kv-memory takes it (e.g. 512M, 2G), got {brief(memory)}")
             if budget < solve_bytes(params):
                 raise ValueError(f"memory {memory} holds no block of this model ({solve_bytes(params):,} bytes each)")
         else:
@@ -158,12 +160,12 @@ class KVBytes(Kind):
                       [[cfg.num_hidden_layers, cfg.num_attention_heads, cfg.num_key_value_heads, head_dim,
                         cfg.hidden_size]])
         ask = params["ask"]
-        dtype = (tr("kv_bytes.dtype", lang, dtype=params["dtype"]) if ask == "token_bytes"
-                 else tr("kv_bytes.dtype_block", lang, dtype=params["dtype"], B=params["block_size"]))
+        dtype = (t("kv_bytes.dtype", lang, dtype=params["dtype"]) if ask == "token_bytes"
+                 else t("kv_bytes.dtype_block", lang, dtype=params["dtype"], B=params["block_size"]))
         words = memory_words(params["memory"]) if ask == "blocks_fit" else ""
-        question = tr(f"kv_bytes.ask.{ask}", lang, memory=params.get("memory", ""), words=words)
-        return "\n\n".join([tr(f"kv_bytes.model.{params['model']}", lang), shape, dtype,
-                            tr("kv_bytes.task", lang, question=question)])
+        question = t(f"kv_bytes.ask.{ask}", lang, memory=params.get("memory", ""), words=words)
+        return "\n\n".join([t(f"kv_bytes.model.{params['model']}", lang), shape, dtype,
+                            t("kv_bytes.task", lang, question=question)])
 
     def parse(self, answer, params: dict, solved: Solved) -> int:
         return answers.parse_amount(answer)
@@ -190,13 +192,13 @@ class KVBytes(Kind):
         B = 1 if ask == "token_bytes" else params["block_size"]
         product = (f"2 × {cfg.num_hidden_layers} × {B} × {cfg.num_key_value_heads} × {head_dim} × "
                    f"{itemsize(params['dtype'])} = {nbytes:,}")
-        lines = [tr("kv_bytes.solution.product", lang, product=product, dtype=params["dtype"],
-                    heads=cfg.num_attention_heads)]
+        lines = [t("kv_bytes.solution.product", lang, product=product, dtype=params["dtype"],
+                   heads=cfg.num_attention_heads)]
         if ask == "block_mib":
-            lines.append(tr("kv_bytes.solution.mib", lang, bytes=f"{nbytes:,}", answer=solved.answer))
+            lines.append(t("kv_bytes.solution.mib", lang, bytes=f"{nbytes:,}", answer=solved.answer))
         elif ask == "blocks_fit":
-            lines.append(tr("kv_bytes.solution.fit", lang, memory=params["memory"],
-                            budget=f"{memory_bytes(params['memory']):,}", bytes=f"{nbytes:,}", answer=solved.answer))
+            lines.append(t("kv_bytes.solution.fit", lang, memory=params["memory"],
+                           budget=f"{memory_bytes(params['memory']):,}", bytes=f"{nbytes:,}", answer=solved.answer))
         else:
-            lines.append(tr("kv_bytes.solution.bytes", lang, answer=solved.answer))
+            lines.append(t("kv_bytes.solution.bytes", lang, answer=solved.answer))
         return "\n\n".join(lines)

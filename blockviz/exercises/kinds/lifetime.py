@@ -10,10 +10,12 @@ from random import Random
 
 from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
-from blockviz.exercises.core import Feedback, Kind, Solved, tr
+from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.setups import build, encode, on_compute
 from blockviz.exercises.kinds.common import fresh
 from blockviz.exercises.tables import show_blocks
+from blockviz.brief import brief
+from blockviz.i18n import t
 
 ASKS = ("slots", "blocks")
 
@@ -69,16 +71,16 @@ class Lifetime(Kind):
     def validate(self, params: dict) -> dict:
         B, prompt, max_tokens = params.get("block_size"), params.get("prompt"), params.get("max_tokens")
         if not isinstance(B, int) or B < 1:
-            raise ValueError(f"block_size must be a whole number >= 1, got {B!r}")
+            raise ValueError(f"block_size must be a whole number >= 1, got {brief(B)}")
         if not prompt or not isinstance(prompt, (str, list)):
-            raise ValueError(f"prompt must be a string or token ids, got {prompt!r}")
+            raise ValueError(f"prompt must be a string or token ids, got {brief(prompt)}")
         if not isinstance(max_tokens, int) or max_tokens < 1:
-            raise ValueError(f"max_tokens must be a whole number >= 1, got {max_tokens!r}")
+            raise ValueError(f"max_tokens must be a whole number >= 1, got {brief(max_tokens)}")
         if params.get("ask") not in ASKS:
-            raise ValueError(f"ask must be one of {ASKS}, got {params.get('ask')!r}")
+            raise ValueError(f"ask must be one of {ASKS}, got {brief(params.get('ask'))}")
         earlier = params.get("earlier")
         if earlier is not None and (not earlier or not isinstance(earlier, (str, list))):
-            raise ValueError(f"earlier must be the prompt of a request that finished before, got {earlier!r}")
+            raise ValueError(f"earlier must be the prompt of a request that finished before, got {brief(earlier)}")
         return params
 
     def solve(self, params: dict) -> Solved:
@@ -87,13 +89,13 @@ class Lifetime(Kind):
 
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
         B, prompt = params["block_size"], encode(params["prompt"])
-        lines = [tr("lifetime.block_size", lang, B=B)]
+        lines = [t("lifetime.block_size", lang, B=B)]
         if params.get("earlier"):
             earlier = encode(params["earlier"])
-            lines.append(tr("lifetime.earlier", lang, prompt=show_blocks(earlier, B), n=len(earlier)))
-        lines.append(tr("lifetime.request", lang, prompt=show_blocks(prompt, B), n=len(prompt),
-                        max_tokens=params["max_tokens"]))
-        return "\n\n".join(lines + [tr("lifetime.task", lang, question=tr(f"lifetime.ask.{params['ask']}", lang))])
+            lines.append(t("lifetime.earlier", lang, prompt=show_blocks(earlier, B), n=len(earlier)))
+        lines.append(t("lifetime.request", lang, prompt=show_blocks(prompt, B), n=len(prompt),
+                       max_tokens=params["max_tokens"]))
+        return "\n\n".join(lines + [t("lifetime.task", lang, question=t(f"lifetime.ask.{params['ask']}", lang))])
 
     def parse(self, answer, params: dict, solved: Solved) -> int:
         return answers.parse_amount(answer)
@@ -115,5 +117,5 @@ class Lifetime(Kind):
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         B, P, G = params["block_size"], len(encode(params["prompt"])), params["max_tokens"]
         if params["ask"] == "slots":
-            return tr("lifetime.solution.slots", lang, P=P, G=G, cached=solved.facts["cached"], answer=solved.answer)
-        return tr("lifetime.solution.blocks", lang, P=P, G=G, n=P + G - 1, B=B, answer=solved.answer)
+            return t("lifetime.solution.slots", lang, P=P, G=G, cached=solved.facts["cached"], answer=solved.answer)
+        return t("lifetime.solution.blocks", lang, P=P, G=G, n=P + G - 1, B=B, answer=solved.answer)

@@ -10,14 +10,16 @@ from blockviz.limits import blocks_needed
 from blockviz.engine.sequence import Sequence
 from blockviz.exercises import answers
 from blockviz.exercises.answers import AnswerError
-from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
+from blockviz.exercises.core import Feedback, Kind, Solved, partial
 from blockviz.exercises.setups import build, check_scenario, encode
 from blockviz.exercises.kinds.common import check_new_request, fresh, sample, settled, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import hash_labels, pool_picture, show_blocks
+from blockviz.i18n import t
 from blockviz.states import BlockState, classify
 from blockviz.trace import events as ev
 from blockviz.trace.probe import probe_chain
+from blockviz.brief import brief
 
 STATE_WORDS = {
     BlockState.FREE: ["free", "f", "空闲"],
@@ -82,7 +84,7 @@ class PoolStates(Kind):
         if ask is None:
             ask = list(range(n))
         if not isinstance(ask, list) or not ask or any(not isinstance(b, int) or not 0 <= b < n for b in ask):
-            raise ValueError(f"'ask' must list block ids in 0..{n - 1}, got {ask!r}")
+            raise ValueError(f"'ask' must list block ids in 0..{n - 1}, got {brief(ask)}")
         return {**params, "ask": ask}
 
     def solve(self, params: dict) -> Solved:
@@ -93,7 +95,7 @@ class PoolStates(Kind):
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
         names = ", ".join(f"`{s.value}`" for s in BlockState)
         return (pool_picture(solved.facts["built"], lang) + "\n\n"
-                + tr("pool_states.task", lang, blocks=", ".join(map(str, params["ask"])), names=names))
+                + t("pool_states.task", lang, blocks=", ".join(map(str, params["ask"])), names=names))
 
     def parse(self, answer, params: dict, solved: Solved) -> list[str]:
         return answers.parse_words(answer, STATE_VOCAB, count=len(params["ask"]))
@@ -125,13 +127,13 @@ class PoolStates(Kind):
         lines = []
         for b, state in zip(params["ask"], solved.answer):
             block = bm.blocks[b]
-            where = tr("pool_states.why.queue" if b in bm.free_block_ids else "pool_states.why.used", lang)
+            where = t("pool_states.why.queue" if b in bm.free_block_ids else "pool_states.why.used", lang)
             mapped = bm.hash_to_block_id.get(block.hash)
-            facts = tr("pool_states.why.facts", lang, where=where, ref=block.ref_count,
-                       hash=labels.get(block.hash, "-1"),
-                       map="—" if block.hash == -1 else (mapped if mapped is not None else tr("ex.t.none", lang)))
-            lines.append(f"- {tr('ex.t.block', lang)} {b}: {facts} → **{state}**")
-        return "\n".join(lines) + "\n\n" + tr("pool_states.solution", lang)
+            facts = t("pool_states.why.facts", lang, where=where, ref=block.ref_count,
+                      hash=labels.get(block.hash, "-1"),
+                      map="—" if block.hash == -1 else (mapped if mapped is not None else t("ex.t.none", lang)))
+            lines.append(f"- {t('ex.t.block', lang)} {b}: {facts} → **{state}**")
+        return "\n".join(lines) + "\n\n" + t("pool_states.solution", lang)
 
 
 class NextBlock(Kind):
@@ -180,9 +182,9 @@ class NextBlock(Kind):
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
         tokens = encode(params["new"])
         return (pool_picture(solved.facts["before"], lang) + "\n\n"
-                + tr("ex.prefix.new_request", lang, prompt=show_blocks(tokens, params["block_size"]), n=len(tokens),
-                     blocks=(len(tokens) + params["block_size"] - 1) // params["block_size"]) + "\n\n"
-                + tr("next_block.task", lang))
+                + t("ex.prefix.new_request", lang, prompt=show_blocks(tokens, params["block_size"]), n=len(tokens),
+                    blocks=(len(tokens) + params["block_size"] - 1) // params["block_size"]) + "\n\n"
+                + t("next_block.task", lang))
 
     def parse(self, answer, params: dict, solved: Solved) -> tuple[int, str]:
         block, label = None, None
@@ -221,7 +223,7 @@ class NextBlock(Kind):
 
     def answer_text(self, solved: Solved, lang: str) -> str:
         block, label = solved.answer
-        return f"{block}, {label if label != 'none' else tr('ex.t.none', lang)}"
+        return f"{block}, {label if label != 'none' else t('ex.t.none', lang)}"
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         bm = solved.facts["before"].bm
@@ -229,9 +231,9 @@ class NextBlock(Kind):
         b = bm.blocks[block]
         labels = hash_labels(solved.facts["before"])
         mapped = bm.hash_to_block_id.get(b.hash)
-        return tr("next_block.solution", lang, block=block, hash=labels.get(b.hash, "-1"),
-                  map="—" if b.hash == -1 else (mapped if mapped is not None else tr("ex.t.none", lang)),
-                  answer=self.answer_text(solved, lang))
+        return t("next_block.solution", lang, block=block, hash=labels.get(b.hash, "-1"),
+                 map="—" if b.hash == -1 else (mapped if mapped is not None else t("ex.t.none", lang)),
+                 answer=self.answer_text(solved, lang))
 
 
 

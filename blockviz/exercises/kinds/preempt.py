@@ -8,11 +8,12 @@ from random import Random
 
 from blockviz.exercises import answers
 from blockviz.exercises.answers import AnswerError
-from blockviz.exercises.core import Feedback, Kind, Solved, tr
+from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.setups import build, check_scenario
 from blockviz.exercises.kinds.common import fresh, sample, setup_story, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import pool_table, requests_table
+from blockviz.i18n import t
 from blockviz.trace import events as ev
 
 
@@ -98,9 +99,9 @@ class Preemption(Kind):
         before, running = solved.facts["before"], solved.facts["running"]
         return (setup_story(params, lang) + "\n\n" + requests_table(before, lang, running) + "\n\n"
                 + pool_table(before, lang, tokens=False) + "\n\n"
-                + tr("preemption.running", lang, queue=" → ".join(running)) + "\n\n"
-                + tr("ex.t.free_count", lang, n=len(before.bm.free_block_ids)) + "\n\n"
-                + tr("preemption.task", lang))
+                + t("preemption.running", lang, queue=" → ".join(running)) + "\n\n"
+                + t("ex.t.free_count", lang, n=len(before.bm.free_block_ids)) + "\n\n"
+                + t("preemption.task", lang))
 
     def parse(self, answer, params: dict, solved: Solved) -> tuple[list[str], list[int]]:
         known = solved.facts["running"]
@@ -143,15 +144,15 @@ class Preemption(Kind):
 
     def answer_text(self, solved: Solved, lang: str) -> str:
         victims, blocks = solved.answer
-        return ", ".join(victims) + ": " + (", ".join(map(str, blocks)) if blocks else tr("ex.t.none", lang))
+        return ", ".join(victims) + ": " + (", ".join(map(str, blocks)) if blocks else t("ex.t.none", lang))
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         f = solved.facts
         victims, blocks = solved.answer
         B = params["block_size"]
-        lines = [tr("preemption.solution.why", lang, queue=" → ".join(f["running"]))]
+        lines = [t("preemption.solution.why", lang, queue=" → ".join(f["running"]))]
         for label in victims:
-            lines.append("- " + tr("preemption.solution.victim", lang, label=label,
-                                   table=f["tables"][label], reversed=list(reversed(f["tables"][label]))))
-        lines.append(tr("preemption.solution", lang, answer=self.answer_text(solved, lang), B=B))
+            lines.append("- " + t("preemption.solution.victim", lang, label=label,
+                                  table=f["tables"][label], reversed=list(reversed(f["tables"][label]))))
+        lines.append(t("preemption.solution", lang, answer=self.answer_text(solved, lang), B=B))
         return "\n".join(lines)

@@ -13,11 +13,12 @@ from blockviz.engine.block_manager import BlockManager
 from blockviz.limits import blocks_needed
 from blockviz.engine.sequence import Sequence
 from blockviz.exercises import answers
-from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
+from blockviz.exercises.core import Feedback, Kind, Solved, partial
 from blockviz.exercises.setups import Built, build, encode
 from blockviz.exercises.kinds.common import check_new_request, fresh, sample, settled, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import hash_labels, pool_picture, show_blocks
+from blockviz.i18n import t
 from blockviz.trace import events as ev
 from blockviz.trace.probe import probe_chain
 
@@ -109,8 +110,8 @@ def prompt_body(params: dict, solved: Solved, lang: str) -> str:
     adm = solved.facts["adm"]
     tokens = encode(params["new"])
     return (pool_picture(adm.before, lang) + "\n\n"
-            + tr("ex.prefix.new_request", lang, prompt=show_blocks(tokens, params["block_size"]), n=len(tokens),
-                 blocks=len(adm.codes)))
+            + t("ex.prefix.new_request", lang, prompt=show_blocks(tokens, params["block_size"]), n=len(tokens),
+                blocks=len(adm.codes)))
 
 
 def walk_lines(params: dict, adm: Admission, lang: str) -> str:
@@ -124,7 +125,7 @@ def walk_lines(params: dict, adm: Admission, lang: str) -> str:
         last = i == len(adm.codes) - 1
         key = {"U": "ex.prefix.walk.used", "F": "ex.prefix.walk.free", "M": "ex.prefix.walk.miss"}.get(
             code, "ex.prefix.walk.last" if last else "ex.prefix.walk.skip")
-        lines.append(f"- {i}: {block} — " + tr(key, lang, block=block_id,
+        lines.append(f"- {i}: {block} — " + t(key, lang, block=block_id,
                                                 hash=labels.get(adm.before.bm.blocks[block_id].hash, "?")
                                                 if block_id != -1 else ""))
     return "\n".join(lines)
@@ -185,7 +186,7 @@ class PrefixKind(Kind):
         raise NotImplementedError
 
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
-        return prompt_body(params, solved, lang) + "\n\n" + tr(f"{self.name}.task", lang)
+        return prompt_body(params, solved, lang) + "\n\n" + t(f"{self.name}.task", lang)
 
     def hand(self, params: dict, solved: Solved, **switches) -> tuple[list[str], list[int]]:
         return hand_walk(solved.facts["adm"].before.bm, encode(params["new"]), params["block_size"], **switches)
@@ -228,7 +229,7 @@ class HitPattern(PrefixKind):
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         adm = solved.facts["adm"]
         return (walk_lines(params, adm, lang) + "\n\n"
-                + tr("hit_pattern.solution", lang, answer=self.answer_text(solved, lang)))
+                + t("hit_pattern.solution", lang, answer=self.answer_text(solved, lang)))
 
 
 class CanAllocate(PrefixKind):
@@ -275,8 +276,8 @@ class CanAllocate(PrefixKind):
         hits = sum(1 for c in adm.codes if c in "UF")
         used = sum(1 for c in adm.codes if c == "U")
         return (walk_lines(params, adm, lang) + "\n\n"
-                + tr("can_allocate.solution", lang, hits=hits, blocks=len(adm.codes), used=used,
-                     need=len(adm.codes) - used, free=len(adm.before.bm.free_block_ids), answer=solved.answer))
+                + t("can_allocate.solution", lang, hits=hits, blocks=len(adm.codes), used=used,
+                    need=len(adm.codes) - used, free=len(adm.before.bm.free_block_ids), answer=solved.answer))
 
 
 class AdmittedKind(PrefixKind):
@@ -326,8 +327,8 @@ class BlockTable(AdmittedKind):
         queue = [b for b in adm.before.bm.free_block_ids
                  if b not in {i for c, i in zip(adm.codes, adm.hit_ids) if c == "F"}]
         return (walk_lines(params, adm, lang) + "\n\n"
-                + tr("block_table.solution", lang, queue=" → ".join(map(str, queue)) or "—",
-                     answer=self.answer_text(solved, lang)))
+                + t("block_table.solution", lang, queue=" → ".join(map(str, queue)) or "—",
+                    answer=self.answer_text(solved, lang)))
 
 
 class AdmissionCost(AdmittedKind):
@@ -364,5 +365,5 @@ class AdmissionCost(AdmittedKind):
         adm = solved.facts["adm"]
         count = {c: adm.codes.count(c) for c in "UFM-"}
         return (walk_lines(params, adm, lang) + "\n\n"
-                + tr("admission_cost.solution", lang, used=count["U"], revived=count["F"],
-                     new=count["M"] + count["-"], answer=solved.answer))
+                + t("admission_cost.solution", lang, used=count["U"], revived=count["F"],
+                    new=count["M"] + count["-"], answer=solved.answer))

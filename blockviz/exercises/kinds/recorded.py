@@ -11,13 +11,14 @@ from functools import lru_cache
 from pathlib import Path
 from random import Random
 
-from blockviz.exercises.core import tr
 from blockviz.exercises.tables import table
+from blockviz.i18n import t
 from blockviz.markup import CONTROL_PICTURES
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.vllm import recording
 from blockviz.vllm.index import BlockRecord, PrefixIndex
 from blockviz.vllm.watch import Watch, load
+from blockviz.brief import brief
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "lesson" / "data"
 SINGLE, FLEET = "10_single", "10_fleet"
@@ -36,7 +37,7 @@ def instances(name: str) -> dict[str, str]:
 
 def check_recording(name: str, allowed: tuple[str, ...] = RECORDINGS) -> str:
     if name not in allowed:
-        raise ValueError(f"recording must be one of {', '.join(allowed)} (lesson/data), got {name!r:.40}")
+        raise ValueError(f"recording must be one of {', '.join(allowed)} (lesson/data), got {brief(name, 40)}")
     if not (DATA_DIR / f"{name}.jsonl").is_file():
         raise ValueError(f"recording {name}: {DATA_DIR / name}.jsonl is missing (scripts/record_lesson10.py makes it)")
     return name
@@ -150,12 +151,12 @@ def cache_table(index: PrefixIndex, sources: dict[str, str], lang: str) -> str:
     rows = []
     for name, source in sources.items():
         for r in plain_blocks(index, source):
-            parent = short(r.parent) if r.parent is not None else tr("ex.t.none", lang)
+            parent = short(r.parent) if r.parent is not None else t("ex.t.none", lang)
             rows.append(([name] if len(sources) > 1 else []) + [f"`{short(r.hash)}`",
                                                                  f"`{parent}`" if r.parent is not None else parent,
                                                                  text_cell(r.token_ids)])
-    header = ([tr("recorded.col.instance", lang)] if len(sources) > 1 else []) + [
-        tr("recorded.col.block", lang), tr("recorded.col.parent", lang), tr("recorded.col.tokens", lang)]
+    header = ([t("recorded.col.instance", lang)] if len(sources) > 1 else []) + [
+        t("recorded.col.block", lang), t("recorded.col.parent", lang), t("recorded.col.tokens", lang)]
     return table(header, rows)
 
 
@@ -164,12 +165,12 @@ def prompt_table(token_ids: list[int], block_size: int, lang: str) -> str:
     for i in range(0, len(token_ids), block_size):
         part = token_ids[i:i + block_size]
         rows.append([i // block_size, len(part), text_cell(part)])
-    return table([tr("recorded.col.logical", lang), tr("recorded.col.count", lang), tr("recorded.col.tokens", lang)],
+    return table([t("recorded.col.logical", lang), t("recorded.col.count", lang), t("recorded.col.tokens", lang)],
                  rows)
 
 
 def recorded_note(lang: str) -> str:
-    return tr("recorded.note", lang)
+    return t("recorded.note", lang)
 
 
 def hand_cached(index: PrefixIndex, source: str, token_ids: list[int], cap: bool = True,

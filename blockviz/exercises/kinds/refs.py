@@ -7,12 +7,14 @@ from random import Random
 
 from blockviz.exercises import answers
 from blockviz.limits import blocks_needed
-from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
+from blockviz.exercises.core import Feedback, Kind, Solved, partial
 from blockviz.exercises.setups import Built, build, check_scenario, encode
 from blockviz.exercises.kinds.common import fresh, labels_in, ops_story, sample, settled, shuffled_pool
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import pool_picture
+from blockviz.i18n import t
 from blockviz.trace import events as ev
+from blockviz.brief import brief
 
 SEED_004 = {  # A generates 10, 11, ... and B 22, 23, ... (rule "count"), as in the seed004 scenario preset
     "block_size": 4, "num_blocks": 8, "free_order": [5, 2, 7], "rule": "count",
@@ -93,7 +95,7 @@ class RefCounts(Kind):
             raise ValueError("'then' must list the ops that happen after the state the prompt shows")
         n = params["num_blocks"]
         if not isinstance(ask, list) or not ask or any(not isinstance(b, int) or not 0 <= b < n for b in ask):
-            raise ValueError(f"'ask' must list block ids in 0..{n - 1}, got {ask!r}")
+            raise ValueError(f"'ask' must list block ids in 0..{n - 1}, got {brief(ask)}")
         try:
             run_then(params)
         except (ValueError, RuntimeError, AssertionError, IndexError, TypeError, KeyError) as e:
@@ -107,9 +109,9 @@ class RefCounts(Kind):
 
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
         f = solved.facts
-        return (pool_picture(f["before"], lang) + "\n\n" + tr("ref_counts.then", lang) + "\n\n"
+        return (pool_picture(f["before"], lang) + "\n\n" + t("ref_counts.then", lang) + "\n\n"
                 + then_story(params, f["after"], f["frames"], lang) + "\n\n"
-                + tr("ref_counts.task", lang, blocks=", ".join(map(str, params["ask"]))))
+                + t("ref_counts.task", lang, blocks=", ".join(map(str, params["ask"]))))
 
     def parse(self, answer, params: dict, solved: Solved) -> list[int]:
         return answers.parse_ints(answer, count=len(params["ask"]))
@@ -172,15 +174,15 @@ class RefCounts(Kind):
                     if getattr(e, "block_id", None) != b:
                         continue
                     if isinstance(e, ev.BlockShared):
-                        why.append(tr("ref_counts.why.share", lang, label=f["after"].label(e.seq_id)))
+                        why.append(t("ref_counts.why.share", lang, label=f["after"].label(e.seq_id)))
                     elif isinstance(e, ev.BlockRevived):
-                        why.append(tr("ref_counts.why.revive", lang, label=f["after"].label(e.seq_id)))
+                        why.append(t("ref_counts.why.revive", lang, label=f["after"].label(e.seq_id)))
                     elif isinstance(e, ev.BlockAllocated):
-                        why.append(tr("ref_counts.why.allocate", lang, label=f["after"].label(e.seq_id)))
+                        why.append(t("ref_counts.why.allocate", lang, label=f["after"].label(e.seq_id)))
                     elif isinstance(e, ev.BlockAppended):
                         pass
                     elif isinstance(e, ev.BlockReleased):
-                        why.append(tr("ref_counts.why.release", lang, label=f["after"].label(e.seq_id)))
+                        why.append(t("ref_counts.why.release", lang, label=f["after"].label(e.seq_id)))
             because = " (" + "; ".join(why) + ")" if why else ""
-            lines.append(f"- {tr('ex.t.block', lang)} {b}: {old} → **{r}**{because}")
-        return "\n".join(lines) + "\n\n" + tr("ref_counts.solution", lang, answer=self.answer_text(solved, lang))
+            lines.append(f"- {t('ex.t.block', lang)} {b}: {old} → **{r}**{because}")
+        return "\n".join(lines) + "\n\n" + t("ref_counts.solution", lang, answer=self.answer_text(solved, lang))

@@ -11,9 +11,10 @@ from random import Random
 
 from blockviz.exercises import answers
 from blockviz.exercises.answers import AnswerError
-from blockviz.exercises.core import Feedback, Kind, Solved, tr
+from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.kinds import recorded
 from blockviz.exercises.kinds.vllm_cached import MISTAKES, SHAPES
+from blockviz.i18n import t
 from blockviz.vllm import router
 
 _WORDS = re.compile(r"(?i)instance|server|engine|no\.|#|实例|服务器|引擎|号|第")
@@ -68,10 +69,10 @@ class RouterPick(Kind):
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
         named, B = solved.facts["named"], solved.facts["B"]
         return "\n\n".join([
-            recorded.recorded_note(lang), tr("router_pick.cache", lang, B=B, count=len(named)),
+            recorded.recorded_note(lang), t("router_pick.cache", lang, B=B, count=len(named)),
             recorded.cache_table(solved.facts["index"], named, lang),
-            tr("router_pick.prompt", lang, n=len(params["prompt"])),
-            recorded.prompt_table(params["prompt"], B, lang), tr("router_pick.task", lang, count=len(named))])
+            t("router_pick.prompt", lang, n=len(params["prompt"])),
+            recorded.prompt_table(params["prompt"], B, lang), t("router_pick.task", lang, count=len(named))])
 
     def parse(self, answer, params: dict, solved: Solved) -> int:
         value = answers.parse_int(_WORDS.sub(" ", answers.normalize(answer)))
@@ -88,6 +89,6 @@ class RouterPick(Kind):
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         choice = solved.facts["choice"]
-        lines = [tr("router_pick.line", lang, name=name, n=n) for name, n in choice.cached_tokens.items()]
+        lines = [t("router_pick.line", lang, name=name, n=n) for name, n in choice.cached_tokens.items()]
         key = "router_pick.solution" if len(choice.tied) == 1 else "router_pick.solution_tie"
-        return "\n".join(f"- {line}" for line in lines) + "\n\n" + tr(key, lang, answer=solved.answer)
+        return "\n".join(f"- {line}" for line in lines) + "\n\n" + t(key, lang, answer=solved.answer)

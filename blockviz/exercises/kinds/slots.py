@@ -7,10 +7,12 @@ runner's formula (blockviz.slots: slot_of, step_slot_mapping).
 from random import Random
 
 from blockviz.exercises import answers
-from blockviz.exercises.core import Feedback, Kind, Solved, partial, tr
+from blockviz.exercises.core import Feedback, Kind, Solved, partial
 from blockviz.exercises.setups import build
 from blockviz.slots import slot_of, step_slot_mapping
 from blockviz.exercises.tables import block_table_row
+from blockviz.brief import brief
+from blockviz.i18n import t
 
 
 def request_scenario(block_size: int, block_table: list[int], num_tokens: int) -> dict:
@@ -31,10 +33,10 @@ def engine_block_table(block_size: int, block_table: list[int], num_tokens: int)
 def check_table(params: dict, needed_positions: list[int]) -> dict:
     B, table = params.get("block_size"), params.get("block_table")
     if not isinstance(B, int) or B < 1:
-        raise ValueError(f"block_size must be a whole number >= 1, got {B!r}")
+        raise ValueError(f"block_size must be a whole number >= 1, got {brief(B)}")
     if (not isinstance(table, (list, tuple)) or not table or len(set(table)) != len(table)
             or any(not isinstance(b, int) or b < 0 for b in table)):
-        raise ValueError(f"block_table must be a list of distinct block ids >= 0, got {table!r}")
+        raise ValueError(f"block_table must be a list of distinct block ids >= 0, got {brief(table)}")
     table = list(table)
     low, high = (len(table) - 1) * B + 1, len(table) * B
     num_tokens = params.get("num_tokens")
@@ -60,7 +62,7 @@ def random_table(rng: Random) -> tuple[int, list[int], int]:
 
 def intro(params: dict, lang: str) -> str:
     B, table, n = params["block_size"], params["block_table"], params["num_tokens"]
-    return tr("slots.intro", lang, B=B, n=n, last=n - 1, table=table) + "\n\n" + block_table_row(table, lang)
+    return t("slots.intro", lang, B=B, n=n, last=n - 1, table=table) + "\n\n" + block_table_row(table, lang)
 
 
 class Slot(Kind):
@@ -78,7 +80,7 @@ class Slot(Kind):
     def validate(self, params: dict) -> dict:
         t = params.get("position")
         if not isinstance(t, int):
-            raise ValueError(f"position must be a whole number, got {t!r}")
+            raise ValueError(f"position must be a whole number, got {brief(t)}")
         return check_table(params, [t])
 
     def solve(self, params: dict) -> Solved:
@@ -88,7 +90,7 @@ class Slot(Kind):
                                              "physical": table[t // B]})
 
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
-        return intro(params, lang) + "\n\n" + tr("slot.task", lang, t=params["position"])
+        return intro(params, lang) + "\n\n" + t("slot.task", lang, t=params["position"])
 
     def parse(self, answer, params: dict, solved: Solved) -> int:
         return answers.parse_int(answer)
@@ -107,12 +109,12 @@ class Slot(Kind):
         return None
 
     def hint(self, params: dict, solved: Solved, lang: str) -> str:
-        return tr("slots.hint", lang)
+        return t("slots.hint", lang)
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
-        B, t, f = params["block_size"], params["position"], solved.facts
-        return tr("slot.solution", lang, t=t, B=B, lb=f["logical"], off=f["offset"], phys=f["physical"],
-                  slot=solved.answer)
+        B, position, f = params["block_size"], params["position"], solved.facts
+        return t("slot.solution", lang, t=position, B=B, lb=f["logical"], off=f["offset"], phys=f["physical"],
+                 slot=solved.answer)
 
 
 class SlotMapping(Kind):
@@ -135,7 +137,7 @@ class SlotMapping(Kind):
         positions = params.get("positions")
         if (not isinstance(positions, (list, tuple)) or not positions
                 or any(not isinstance(p, int) for p in positions)):
-            raise ValueError(f"positions must be a non-empty list of whole numbers, got {positions!r}")
+            raise ValueError(f"positions must be a non-empty list of whole numbers, got {brief(positions)}")
         positions = list(positions)
         if positions != list(range(positions[0], positions[0] + len(positions))):
             raise ValueError(f"one step computes consecutive positions of a request; got {positions}")
@@ -149,7 +151,7 @@ class SlotMapping(Kind):
 
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
         positions = params["positions"]
-        return intro(params, lang) + "\n\n" + tr("slot_mapping.task", lang, first=positions[0], last=positions[-1],
+        return intro(params, lang) + "\n\n" + t("slot_mapping.task", lang, first=positions[0], last=positions[-1],
                                                   count=len(positions))
 
     def parse(self, answer, params: dict, solved: Solved) -> list[int]:
@@ -173,13 +175,13 @@ class SlotMapping(Kind):
                        len(positions))
 
     def hint(self, params: dict, solved: Solved, lang: str) -> str:
-        return tr("slots.hint", lang) + " " + tr("slot_mapping.hint", lang)
+        return t("slots.hint", lang) + " " + t("slot_mapping.hint", lang)
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         B, table = params["block_size"], solved.facts["table"]
         rows = []
         for p, s in zip(params["positions"], solved.answer):
             rows.append(f"| {p} | {p // B} | {p % B} | {table[p // B]} | {table[p // B]} × {B} + {p % B} = **{s}** |")
-        header = tr("slot_mapping.solution_header", lang)
+        header = t("slot_mapping.solution_header", lang)
         return (header + "\n|---|---|---|---|---|\n" + "\n".join(rows) + "\n\n"
-                + tr("slot_mapping.solution", lang, answer=", ".join(map(str, solved.answer))))
+                + t("slot_mapping.solution", lang, answer=", ".join(map(str, solved.answer))))

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from random import Random
 
 from blockviz.exercises import answers
-from blockviz.exercises.core import Feedback, Kind, Solved, tr
+from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.setups import Built, build, check_scenario, encode
 from blockviz.exercises.kinds.common import fresh, labels_in, sample
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import queue_line, show_blocks, table
+from blockviz.i18n import t
 from blockviz.limits import blocks_needed
 from blockviz.trace import events as ev
 from blockviz.trace.frame import Frame
@@ -155,16 +156,16 @@ class StepsTable(Kind):
 
     def prompt(self, params: dict, solved: Solved, lang: str) -> str:
         empty = build({**params, "setup": []})
-        lines = [tr("ex.n.pool", lang, B=params["block_size"], n=params["num_blocks"])]
+        lines = [t("ex.n.pool", lang, B=params["block_size"], n=params["num_blocks"])]
         if params.get("budget"):
-            lines.append(tr("ex.n.budget", lang, budget=params["budget"]))
+            lines.append(t("ex.n.budget", lang, budget=params["budget"]))
         lines.append(queue_line(empty.bm, lang))
         for step, op in arrivals(params):
             tokens = encode(op[2])
-            lines.append("- " + tr("steps_table.before", lang, step=step) + tr(
+            lines.append("- " + t("steps_table.before", lang, step=step) + t(
                 "ex.n.arrives", lang, label=op[1], prompt=show_blocks(tokens, params["block_size"]), n=len(tokens),
                 s="" if len(tokens) == 1 else "s", max_tokens=op[3]))
-        return "\n".join(lines) + "\n\n" + tr("steps_table.task", lang, steps=len(solved.answer))
+        return "\n".join(lines) + "\n\n" + t("steps_table.task", lang, steps=len(solved.answer))
 
     def parse(self, answer, params: dict, solved: Solved) -> list:
         known = solved.facts["labels"]
@@ -245,20 +246,20 @@ class StepsTable(Kind):
         return len(solved.answer)
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
-        header = [tr("steps_table.col.step", lang), tr("steps_table.col.phase", lang)] + [
-            tr(f"steps_table.col.{c}", lang) for c in COLUMNS] + [tr("steps_table.col.notes", lang)]
+        header = [t("steps_table.col.step", lang), t("steps_table.col.phase", lang)] + [
+            t(f"steps_table.col.{c}", lang) for c in COLUMNS] + [t("steps_table.col.notes", lang)]
         rows = []
         for s in solved.facts["steps"]:
-            notes = [tr("ex.n.preempted", lang, label=label) for label in s.preempted]
-            notes += [tr("steps_table.note.refused", lang, label=label, need=need, free=free)
+            notes = [t("ex.n.preempted", lang, label=label) for label in s.preempted]
+            notes += [t("steps_table.note.refused", lang, label=label, need=need, free=free)
                       for label, (need, free) in s.refused.items()]
             if s.appended:
-                notes.append(tr("steps_table.note.appended", lang, n=s.appended))
+                notes.append(t("steps_table.note.appended", lang, n=s.appended))
             if s.revived:
-                notes.append(tr("steps_table.note.revived", lang, n=s.revived))
-            rows.append([s.step, tr("steps_table.phase." + ("prefill" if s.is_prefill else "decode"), lang),
-                         " ".join(s.runs), s.allocated, s.hits, s.freed, tr("ex.n.then", lang).join(notes)])
-        return (table(header, rows) + "\n\n" + tr("steps_table.solution", lang) + "\n\n```\n"
+                notes.append(t("steps_table.note.revived", lang, n=s.revived))
+            rows.append([s.step, t("steps_table.phase." + ("prefill" if s.is_prefill else "decode"), lang),
+                         " ".join(s.runs), s.allocated, s.hits, s.freed, t("ex.n.then", lang).join(notes)])
+        return (table(header, rows) + "\n\n" + t("steps_table.solution", lang) + "\n\n```\n"
                 + self.answer_text(solved, lang) + "\n```")
 
     def answer_text(self, solved: Solved, lang: str) -> str:

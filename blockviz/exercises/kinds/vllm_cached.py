@@ -8,8 +8,9 @@ scripts/record_lesson10.py). `recorded.hand_cached` gives the answers of the kno
 from random import Random
 
 from blockviz.exercises import answers
-from blockviz.exercises.core import Feedback, Kind, Solved, tr
+from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.kinds import recorded
+from blockviz.i18n import t
 from blockviz.vllm import predict
 
 SHAPES = ("aligned", "tail", "partial", "miss")
@@ -53,10 +54,10 @@ class VllmCached(Kind):
         index, source, B = solved.facts["index"], solved.facts["source"], solved.facts["B"]
         prompt = params["prompt"]
         return "\n\n".join([
-            recorded.recorded_note(lang), tr("vllm_cached.cache", lang, B=B),
+            recorded.recorded_note(lang), t("vllm_cached.cache", lang, B=B),
             recorded.cache_table(index, {"": source}, lang),
-            tr("vllm_cached.prompt", lang, n=len(prompt)), recorded.prompt_table(prompt, B, lang),
-            tr("vllm_cached.task", lang)])
+            t("vllm_cached.prompt", lang, n=len(prompt)), recorded.prompt_table(prompt, B, lang),
+            t("vllm_cached.task", lang)])
 
     def parse(self, answer, params: dict, solved: Solved) -> int:
         return answers.parse_int(answer)
@@ -76,5 +77,5 @@ class VllmCached(Kind):
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         B, prompt = solved.facts["B"], params["prompt"]
         most = (len(prompt) - 1) // B
-        return tr("vllm_cached.solution", lang, n=len(prompt), B=B, most=most, blocks=solved.answer // B,
-                  answer=solved.answer)
+        return t("vllm_cached.solution", lang, n=len(prompt), B=B, most=most, blocks=solved.answer // B,
+                 answer=solved.answer)

@@ -8,11 +8,12 @@ from random import Random
 from blockviz.engine.block_manager import BlockManager
 from blockviz.limits import blocks_needed
 from blockviz.exercises import answers
-from blockviz.exercises.core import Feedback, Kind, Solved, tr
+from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.setups import Built, build, check_scenario
 from blockviz.exercises.kinds.common import fresh, sample, settled, setup_story
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import requests_table
+from blockviz.i18n import t
 
 
 def holders(built: Built) -> list:
@@ -74,7 +75,7 @@ class WastedSlots(Kind):
         built = solved.facts["built"]
         labels = [built.label(seq.seq_id) for seq in holders(built)]
         return (setup_story(params, lang) + "\n\n" + requests_table(built, lang, labels) + "\n\n"
-                + tr("wasted_slots.task", lang))
+                + t("wasted_slots.task", lang))
 
     def parse(self, answer, params: dict, solved: Solved) -> int:
         return answers.parse_int(answer)
@@ -101,7 +102,7 @@ class WastedSlots(Kind):
         lines = []
         for seq in holders(built):
             slots = len(seq.block_table) * B
-            lines.append("- " + tr("wasted_slots.line", lang, label=built.label(seq.seq_id),
-                                   blocks=len(seq.block_table), B=B, slots=slots, computed=seq.num_cached_tokens,
-                                   n=len(seq)))
-        return "\n".join(lines) + "\n\n" + tr("wasted_slots.solution", lang, answer=solved.answer)
+            lines.append("- " + t("wasted_slots.line", lang, label=built.label(seq.seq_id),
+                                  blocks=len(seq.block_table), B=B, slots=slots, computed=seq.num_cached_tokens,
+                                  n=len(seq)))
+        return "\n".join(lines) + "\n\n" + t("wasted_slots.solution", lang, answer=solved.answer)

@@ -3,6 +3,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from blockviz.i18n import LANGS
 from blockviz.vllm.endpoints import default_replay
 from blockviz.vllm.lab.stream import SCRIPTED
 
@@ -27,7 +28,7 @@ def add_lab_parser(commands):
     lab.add_argument("--html", metavar="FILE", help="also write the lab view there (a standalone page)")
     lab.add_argument("--save", metavar="FILE", help="also keep the run there (blockviz.vllm.lab.load_lab shows it "
                      "again without a server)")
-    lab.add_argument("--lang", default="en", choices=("en", "zh"), help="language of the page (default en)")
+    lab.add_argument("--lang", default="en", choices=LANGS, help="language of the page (default en)")
 
 
 def run_lab_command(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ from blockviz.sim import Simulator
 from blockviz.vllm.lab.outcome import Change, Key, Outcome
 from blockviz.vllm.lab.rules import BLOCK_RULES, RUNNING_CAP
 from blockviz.vllm.lab.variants import RuleBlockManager
+from blockviz.workload import Player, Request, Workload
 
 
 class LabBlockManager(RuleBlockManager):
@@ -17,7 +18,6 @@ class LabBlockManager(RuleBlockManager):
     def __init__(self, num_blocks: int, block_size: int, rules: frozenset[str] = frozenset()):
         super().__init__(num_blocks, block_size, rules)
         self.prefix_of: dict[int, Key] = {}     # hash -> the tokens of its whole prefix
-        self.admitted: dict[int, int] = {}      # seq_id -> cached tokens at its first admission
         self.log: list[tuple[str, Key]] = []    # ("stored" | "evicted", key), in order
         self.refused: dict[int, int] = {}       # seq_id -> block index whose hash was found with other tokens
 
@@ -31,10 +31,6 @@ class LabBlockManager(RuleBlockManager):
             if block_id != -1 and self.blocks[block_id].token_ids != seq.block(result):
                 self.refused[seq.seq_id] = result
         return result
-
-    def allocate(self, seq: Sequence, num_cached_blocks: int):
-        super().allocate(seq, num_cached_blocks)
-        self.admitted.setdefault(seq.seq_id, seq.num_cached_tokens)
 
     def _allocate_block(self) -> int:
         block = self.blocks[self.free_block_ids[0]]
@@ -64,32 +60,34 @@ Played = tuple[tuple[int, ...], tuple[int, ...]]   # (prompt, generated tokens) 
 def run_nano(batches: list[list[Played]], num_blocks: int, block_size: int,
              rules: frozenset[str] = frozenset(), record: bool = False,
              max_num_seqs: int | None = None) -> tuple[Simulator, list[Outcome]]:
-    """Each batch added at once and run to completion, each request generating exactly its script
-    (with rules.RUNNING_CAP, a batch is handed over so that at most `max_num_seqs`, vLLM's, are
-    unfinished at once). Returns the simulator (its recording, with record=True) and one Outcome per
-    request, in order."""
+    """Each batch added at once and run to completion (a Workload on the turns clock, one turn a
+    batch), each request generating exactly its script (with rules.RUNNING_CAP, a batch is handed
+    over so that at most `max_num_seqs`, vLLM's, are unfinished at once). Returns the simulator (its
+    recording, with record=True) and one Outcome per request, in order."""
     if rules and record:
         raise ValueError("a recording replays nano-vllm's own BlockManager: record only the run without rules")
     if RUNNING_CAP in rules and max_num_seqs is None:
         raise ValueError("the running_cap rule needs vLLM's max_num_seqs")
+    requests = [Request(list(prompt), len(generated), arrival=turn, script=list(generated), ignore_eos=True)
+                for turn, batch in enumerate(batches) for prompt, generated in batch]
     longest = max(len(p) + len(g) for batch in batches for p, g in batch)
-    sim = Simulator(num_blocks=num_blocks, block_size=block_size, eos=-1, record=record,
-                    max_model_len=max(longest, 1))
+    workload = Workload(block_size, num_blocks, requests, max_model_len=max(longest, 1), clock="turns")
+    sim = workload.simulator(eos=-1, record=record)
     bm = sim.scheduler.block_manager = LabBlockManager(num_blocks, block_size, rules & frozenset(BLOCK_RULES))
     outcomes: list[Outcome] = []
-    for batch in batches:
-        pending, seqs, changes = list(batch), [], []
-        cap = max_num_seqs if RUNNING_CAP in rules else len(batch)
-        while pending or not sim.is_finished():
-            while pending and len(sim.scheduler.running) + len(sim.scheduler.waiting) < cap:
-                prompt, generated = pending.pop(0)
-                seqs.append(sim.add(list(prompt), max_tokens=len(generated), ignore_eos=True, script=list(generated)))
+    with Player(workload, sim, max_unfinished=max_num_seqs if RUNNING_CAP in rules else None) as player:
+        served, start, changes = player.played.served, 0, []
+        while not player.done:
+            player.admit()
             seen = len(bm.log)
             sim.step()
+            player.stepped()
             done = bm.log[seen:]
             changes.append(Change(sim.num_steps, tuple(k for kind, k in done if kind == "stored"),
                                   tuple(k for kind, k in done if kind == "evicted")))
-        resident = bm.resident()
-        outcomes += [Outcome(bm.admitted[s.seq_id], tuple(changes), resident, bm.refused.get(s.seq_id))
-                     for s in seqs]
+            if sim.is_finished() and (player.all_added or workload.requests[player.next].arrival > player.turn):
+                resident = bm.resident()   # the batch has finished: what each of its requests leaves behind
+                outcomes += [Outcome(s.cached_at_admission[0], tuple(changes), resident, bm.refused.get(s.seq.seq_id))
+                             for s in served[start:player.next]]
+                start, changes = player.next, []
     return sim, outcomes

@@ -80,10 +80,6 @@ class LabResult:
         hit = min(difference.vllm, difference.nano)
         return self.prompts[difference.index][:hit + self.block_size]
 
-    def _repr_html_(self) -> str:
-        from blockviz.views.lab import render_lab   # the view imports this module
-        return render_lab(self)
-
     def summary(self) -> str:
         lines = [f"{len(self.requests)} requests; block size {self.block_size}; vLLM {self.vllm_blocks} blocks "
                  f"(one null), nano-vllm {self.nano_blocks}"]

@@ -7,6 +7,7 @@ from pathlib import Path
 from blockviz.vllm.lab.outcome import Change, Outcome
 from blockviz.vllm.lab.run import LabResult, replay
 from blockviz.vllm.lab.stream import LabRequest, check_stream
+from blockviz.brief import brief
 
 FORMAT = "blockviz-lab/1"
 
@@ -44,7 +45,7 @@ def load_lab(path: str | Path, record: bool = True) -> tuple[LabResult, str]:
         generated = [tuple(g) for g in data["generated"]]
         block_size, blocks = data["block_size"], data["vllm_blocks"]
     except (KeyError, TypeError, json.JSONDecodeError) as e:
-        raise ValueError(f"{path}: not a readable lab recording ({e!r:.120})") from None
+        raise ValueError(f"{path}: not a readable lab recording ({brief(e, 120)})") from None
     if not len(stream) == len(prompts) == len(generated) == len(vllm):
         raise ValueError(f"{path}: {len(stream)} requests but {len(prompts)} prompts, {len(generated)} replies and "
                          f"{len(vllm)} vLLM outcomes")

@@ -9,6 +9,7 @@ from functools import lru_cache
 import re
 
 from blockviz import checks
+from blockviz.brief import brief
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ def parse(text: str, encode, max_tokens: int = 4) -> list[LabRequest]:
         else:
             tokens = tuple(encode(body))
         if not tokens and not follows:
-            raise ValueError(f"line {n}: no tokens in {line!r:.60}")
+            raise ValueError(f"line {n}: no tokens in {brief(line, 60)}")
         if starred and not last_starred:
             group += 1
         out.append(LabRequest(tokens, max_tokens, follows=len(out) - 1 if follows else None,

@@ -1,6 +1,6 @@
 """A stand-in for vLLM's ZmqEventPublisher, in process: the same sockets, frames, numbering and
-replay, for tests and benchmarks that need no vLLM (and can do what vLLM never does on purpose:
-drop a message, send a malformed one).
+replay, for the tests and bench/vllm_watch.py, which need no vLLM (and can do what vLLM never does
+on purpose: drop a message, send a malformed one).
 
 Like vLLM's, it binds its PUB socket when the endpoint has a wildcard or is ipc/inproc and
 connects otherwise; the replay ROUTER binds and answers [b"", start seq] with
