@@ -7,6 +7,7 @@ Simulator, the LLM and Session.add_sequence call these first. The faithful core 
 
 Size limits (documented in docs/ARCHITECTURE.md) keep every run within seconds on a laptop.
 """
+import array
 import math
 from numbers import Integral, Real
 from typing import Any
@@ -14,13 +15,15 @@ from typing import Any
 import numpy as np
 from blockviz.brief import brief
 
-# A Simulator pool: building 131 072 blocks takes about 0.8 s, a million about 7 s.
-MAX_SIM_BLOCKS = 131_072
+# A Simulator pool: building 131 072 blocks takes about 0.8 s, a million about 7 s. Serving traces
+# (blockviz.traffic) replay pools of 50M tokens at block size 16: 3.1M blocks.
+MAX_SIM_BLOCKS = 4_194_304
 # Token ids the Simulator takes: int32 like a tokenizer's vocabulary (code points are < 0x110000).
 # compute_hash packs ids with numpy: ids >= 2**63 would be hashed as object pointers.
 MAX_TOKEN_ID = 2**31 - 1
-# Requests (prompt + max_tokens) in a Simulator: Config.max_model_len, at most this.
-MAX_SIM_MODEL_LEN = 65_536
+# Requests (prompt + max_tokens) in a Simulator: Config.max_model_len, at most this (the Mooncake
+# traces' longest request is 191 386 tokens).
+MAX_SIM_MODEL_LEN = 262_144
 MAX_LABEL_LENGTH = 40
 
 
@@ -70,13 +73,25 @@ def token_ids(name: str, ids: Any, vocab_size: int | None = None, allow_empty: b
     if not ids and not allow_empty:
         raise ValueError(f"{name} is empty: a request needs at least one token")
     high = MAX_TOKEN_ID if vocab_size is None else vocab_size - 1
-    if not ids or (all(type(t) is int for t in ids) and 0 <= min(ids) and max(ids) <= high):
-        return ids  # the common case, in one pass of C loops (isinstance against Integral is slow)
+    if not ids or in_range(ids, high):
+        return ids
     for i, t in enumerate(ids):
         if isinstance(t, bool) or not isinstance(t, Integral) or not 0 <= t <= high:
             where = f"the model's vocabulary has {vocab_size} ids" if vocab_size is not None else "ids are int32"
             raise ValueError(f"{name}[{i}] = {brief(t, 40)} is not a token id: ids are whole numbers in 0..{high} ({where})")
     return [int(t) for t in ids]
+
+
+def in_range(ids: list, high: int) -> bool:
+    """The common case, plain ints in 0..high, in C loops (a replayed trace checks 145M tokens):
+    the types at once, then the values packed as int64 (OverflowError: too big for any id)."""
+    if set(map(type, ids)) != {int}:
+        return False
+    try:
+        packed = np.frombuffer(array.array("q", ids), dtype=np.int64)
+    except OverflowError:
+        return False
+    return 0 <= packed.min() and packed.max() <= high
 
 
 def label(value: Any) -> str | None:

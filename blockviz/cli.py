@@ -1,4 +1,4 @@
-"""The `blockviz` command: simulate a scenario, practise exercises, run the classroom demo."""
+"""The `blockviz` command: simulate a scenario, practise exercises, run the classroom demo, replay a serving trace."""
 import argparse
 import sys
 
@@ -85,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_demo_parser(sub)
     from blockviz.vllm.cli import add_vllm_parser
     add_vllm_parser(sub)
+    from blockviz.traffic.cli import add_traffic_parser
+    add_traffic_parser(sub)
     return parser
 
 
@@ -155,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "vllm":
         return vllm(args, extra)
+    if args.command == "traffic":
+        from blockviz.traffic.cli import run as traffic
+        return traffic(args)
     return {"simulate": simulate, "demo": demo}[args.command](args)
 
 

@@ -29,8 +29,8 @@ TOKEN_RULES: dict[str, TokenRule] = {"echo": echo_prompt, "count": count_up}
 class Simulator(Session):
     """A Session whose 'model' is a deterministic rule.
 
-    Limits (blockviz/checks.py): num_blocks <= 131 072, token ids in 0..2**31-1, and
-    prompt + max_tokens <= max_model_len (default 4096, at most 65 536).
+    Limits (blockviz/checks.py): num_blocks <= 4 194 304, token ids in 0..2**31-1, and
+    prompt + max_tokens <= max_model_len (default 4096, at most 262 144).
 
     >>> sim = Simulator(num_blocks=8, block_size=4)
     >>> _ = sim.add("hello world", max_tokens=3)

@@ -324,8 +324,10 @@ class Player:
     def done(self) -> bool:
         return self.all_added and self.engine.is_finished()
 
-    def admit(self, until: int | None = None) -> list[Served]:
-        """Add every request whose time has come (an idle engine: see Workload.when_idle). Returns them."""
+    def admit(self, until: int | None = None, most: int | None = None) -> list[Served]:
+        """Add every request whose time has come (an idle engine: see Workload.when_idle), or the first
+        `most` of them (the rest at the next call: a replay keeps only a queue's worth of prompts
+        made). Returns them."""
         requests, clock = self.workload.requests, self.now if self.seconds else self.ran
         if self.workload.clock == "turns":  # the next turn once every request of the turns before has finished
             if not self.all_added and self.engine.is_finished() and requests[self.next].arrival > self.turn:
@@ -342,7 +344,7 @@ class Player:
             else:
                 clock = requests[self.next].arrival                   # "advance": the next arrivals come now
         added, scheduler = [], self.engine.scheduler
-        while not self.all_added and requests[self.next].arrival <= clock and (
+        while not self.all_added and requests[self.next].arrival <= clock and (most is None or len(added) < most) and (
                 self.max_unfinished is None or len(scheduler.waiting) + len(scheduler.running) < self.max_unfinished):
             s = self.played.served[self.next]
             try:

@@ -17,7 +17,7 @@ from tests.fuzz.state import engine_state, unchanged_by
     ({"block_size": True}, "block_size must be a whole number"),
     ({"block_size": 4.0}, "block_size must be a whole number"),
     ({"num_blocks": "8"}, "num_blocks must be a whole number"),
-    ({"num_blocks": 10**8}, r"num_blocks must be a whole number in 1\.\.131072"),
+    ({"num_blocks": 10**8}, r"num_blocks must be a whole number in 1\.\.4194304"),
     ({"max_num_seqs": 0}, "max_num_seqs"),
     ({"max_num_batched_tokens": False}, "max_num_batched_tokens"),
     ({"eos": 2**63}, "eos"),

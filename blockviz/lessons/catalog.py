@@ -23,6 +23,7 @@ LESSONS: dict[str, dict[str, str]] = {
     "10_real_engine": {"en": "A real engine: vLLM's prefix cache, live", "zh": "真实的引擎：实时观察 vLLM 的前缀缓存"},
     "11_capstone": {"en": "Capstone: predict a whole run", "zh": "综合练习：预测一整段运行"},
     "12_review": {"en": "Review: lessons 01–07, mixed", "zh": "复习：第 01–07 课交错练习"},
+    "13_real_traffic": {"en": "Real traffic", "zh": "真实流量"},
     # the build-it-yourself track (blockviz/diy/): after the numbered lessons
     "b1_allocate": {"en": "Build it: admission", "zh": "自己动手：入场"},
     "b2_deallocate": {"en": "Build it: release", "zh": "自己动手：释放"},

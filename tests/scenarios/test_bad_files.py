@@ -10,7 +10,7 @@ REQUEST = '[[requests]]\nprompt = "abcdef"\nmax_tokens = 2\n'
 @pytest.mark.parametrize("toml, message", [
     (BASE.replace("4", "true") + REQUEST, "block_size must be a whole number"),
     (BASE.replace("= 8", "= 1e8") + REQUEST, "num_blocks must be a whole number"),
-    (BASE.replace("= 8", "= 100000000") + REQUEST, r"num_blocks must be a whole number in 1\.\.131072"),
+    (BASE.replace("= 8", "= 100000000") + REQUEST, r"num_blocks must be a whole number in 1\.\.4194304"),
     (BASE + REQUEST.replace("= 2", '= "4"'), "request 1: max_tokens must be a whole number"),
     (BASE + REQUEST.replace("= 2", "= 2.5"), "request 1: max_tokens must be a whole number"),
     (BASE + REQUEST + "at_step = -3\n", "at_step must be a whole number"),

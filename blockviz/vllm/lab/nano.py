@@ -2,35 +2,26 @@
 blockviz's Simulator (nano-vllm's Scheduler and BlockManager), optionally with some of vLLM's rules
 put in (rules.py), which is how the lab finds the rule behind each difference.
 """
-from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence
 from blockviz.sim import Simulator
 from blockviz.vllm.lab.outcome import Change, Key, Outcome
-from blockviz.vllm.lab.rules import BLOCK_RULES, FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED, RUNNING_CAP
+from blockviz.vllm.lab.rules import BLOCK_RULES, RUNNING_CAP
+from blockviz.vllm.lab.variants import RuleBlockManager
 from blockviz.workload import Player, Request, Workload
 
 
-class LabBlockManager(BlockManager):
-    """nano-vllm's BlockManager, logging what the lab compares; `rules` swaps in vLLM's behaviour.
-    Without rules it decides exactly as nano-vllm (it only watches), so a recording replays it."""
+class LabBlockManager(RuleBlockManager):
+    """nano-vllm's BlockManager, logging what the lab compares; `rules` swaps in vLLM's behaviour
+    (variants.py). Without rules it decides exactly as nano-vllm (it only watches), so a recording
+    replays it."""
 
     def __init__(self, num_blocks: int, block_size: int, rules: frozenset[str] = frozenset()):
-        super().__init__(num_blocks, block_size)
-        unknown = set(rules) - set(BLOCK_RULES)
-        if unknown:
-            raise ValueError(f"no BlockManager variant for rules {sorted(unknown)}; choose from {BLOCK_RULES}")
-        self.rules = frozenset(rules)
+        super().__init__(num_blocks, block_size, rules)
         self.prefix_of: dict[int, Key] = {}     # hash -> the tokens of its whole prefix
         self.log: list[tuple[str, Key]] = []    # ("stored" | "evicted", key), in order
         self.refused: dict[int, int] = {}       # seq_id -> block index whose hash was found with other tokens
-        self.scheduled: Sequence | None = None  # the request admitted last, its tokens not registered yet
 
     def can_allocate(self, seq: Sequence) -> int:
-        if self.scheduled is not None:
-            # vLLM's allocate_slots: the blocks the scheduled tokens fill are registered at once, so
-            # the next request of the same step can hit them (postprocess registers them again: a no-op)
-            self.hash_blocks(self.scheduled)
-            self.scheduled = None
         result = super().can_allocate(seq)
         if result != -1 and result < seq.num_blocks - 1:   # why the walk stopped: a miss, or the token check
             h = -1
@@ -41,11 +32,6 @@ class LabBlockManager(BlockManager):
                 self.refused[seq.seq_id] = result
         return result
 
-    def allocate(self, seq: Sequence, num_cached_blocks: int):
-        super().allocate(seq, num_cached_blocks)
-        if REGISTER_WHEN_SCHEDULED in self.rules:
-            self.scheduled = seq   # the scheduler sets num_scheduled_tokens next
-
     def _allocate_block(self) -> int:
         block = self.blocks[self.free_block_ids[0]]
         if block.hash != -1 and self.hash_to_block_id.get(block.hash) == block.block_id:
@@ -53,8 +39,6 @@ class LabBlockManager(BlockManager):
         return super()._allocate_block()
 
     def hash_blocks(self, seq: Sequence):
-        if seq is self.scheduled:
-            self.scheduled = None
         start = seq.num_cached_tokens // self.block_size
         end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size
         cached = set(self.hash_to_block_id) if start < end else set()
@@ -65,15 +49,6 @@ class LabBlockManager(BlockManager):
             if block.hash not in cached:   # new content; a second copy of cached content is not (as vLLM's copies)
                 self.log.append(("stored", key))
                 cached.add(block.hash)
-
-    def deallocate(self, seq: Sequence):
-        before = len(self.free_block_ids)
-        super().deallocate(seq)   # nano-vllm: every freed block to the tail, the table's last block first
-        if FREE_UNHASHED_FIRST in self.rules:
-            freed = [self.free_block_ids.pop() for _ in range(len(self.free_block_ids) - before)][::-1]
-            # vLLM's BlockPool.free_blocks: blocks without a hash to the head, in the order freed
-            self.free_block_ids.extendleft(reversed([b for b in freed if self.blocks[b].hash == -1]))
-            self.free_block_ids.extend(b for b in freed if self.blocks[b].hash != -1)
 
     def resident(self) -> frozenset[Key]:
         return frozenset(self.prefix_of[h] for h in self.hash_to_block_id)

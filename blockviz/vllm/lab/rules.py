@@ -3,7 +3,7 @@ each difference the lab sees.
 
 Each rule cites the code that decides it, in blockviz/engine/ (nano-vllm, seed 002) and in vLLM
 0.32 (.venv-vllm/lib/python3.11/site-packages/vllm/v1/core/). A rule with a nano-vllm variant
-(nano.py puts vLLM's behaviour in) is found by running the stream again with it: a difference is
+(variants.py puts vLLM's behaviour in) is found by running the stream again with it: a difference is
 explained by the smallest set of rules with which nano-vllm does what vLLM did, provided that all
 of them together do too. The token check has no variant (a real stream never makes two contents
 share a 64-bit hash): it explains a difference when nano-vllm logged that it refused a hash hit.
@@ -19,7 +19,7 @@ REGISTER_WHEN_SCHEDULED = "register_when_scheduled"
 RUNNING_CAP = "running_cap"
 TOKEN_CHECK = "token_check"
 LAST_TOKEN = "last_token"
-BLOCK_RULES = (FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED)   # put in by nano.py's LabBlockManager
+BLOCK_RULES = (FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED)   # put in by variants.py's RuleBlockManager
 VARIANT_RULES = BLOCK_RULES + (RUNNING_CAP,)                   # running_cap: by run_nano, which feeds requests
 
 

@@ -1,0 +1,173 @@
+"""Replaying a trace through blockviz's nano-vllm engine (the Simulator): the trace becomes a
+workload like every other (blockviz.workload), played by the one driver.
+
+- Each request: its prompt made from its hash ids when it is handed to the engine
+  (tokens.prompt_tokens), output_length decode steps (ignore_eos), every generated token
+  tokens.OUTPUT_TOKEN, so no later prompt shares what it generated.
+- arrivals="timestamps": the workload's seconds clock, each request at its timestamp, a step's
+  duration from the step-time model (default TRACE_STEP_TIME, below); an idle engine waits for
+  the next arrival. arrivals="in-order": every request queued at step 0, in trace order.
+- A request is handed to the engine once fewer than max_num_seqs + 1 requests wait: the
+  scheduler admits strictly from the head of the queue and at most max_num_seqs a step, so it
+  never looks further down, and the schedule is the one it makes with every request queued at its
+  time; only a queue's worth of prompts is ever made. (A recording shows a request from when it
+  was handed over.)
+- policy="nano-vllm": nano-vllm's BlockManager. policy="vllm": the same with the vLLM block rules
+  the policy lab names (blockviz.vllm.lab.rules.BLOCK_RULES: unhashed blocks freed to the head of
+  the free queue, blocks registered when scheduled), put in by the lab's RuleBlockManager.
+- The engine's free queue is an OrderedFreeQueue (free_queue.py): the same order as nano-vllm's
+  deque, with the O(1) remove a pool of 100 000 blocks needs.
+- Cached tokens per request are counted at its first admission, as vLLM's `cached_tokens`.
+- record=False (the default: a whole trace is 16 000 steps of pools of 100 000 blocks) keeps no
+  recording and lets go of each finished request's tokens; record=True keeps the engine's
+  recording for the views (a window of a trace; nano-vllm's policy only: the recording replays
+  nano-vllm's own BlockManager).
+"""
+from dataclasses import dataclass
+from functools import partial
+from typing import Literal
+
+import numpy as np
+
+from blockviz import checks
+from blockviz.sim import Simulator
+from blockviz.traffic.free_queue import OrderedFreeQueue
+from blockviz.traffic.lengths import HASH_BLOCK, output_length, prompt_length
+from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_tokens
+from blockviz.traffic.trace import Trace
+from blockviz.vllm.lab.rules import BLOCK_RULES
+from blockviz.vllm.lab.variants import RuleBlockManager
+from blockviz.workload import LazyPrompt, Played, Player, Request, StepTime, Workload, linear_step_time
+
+POLICIES = ("nano-vllm", "vllm")
+ARRIVALS = ("timestamps", "in-order")
+
+# The trace is an hour of a cluster's traffic (Kimi: 41 000 prompt tokens a second on average);
+# one engine replaying it must keep up or its queue grows without end and the timestamps stop
+# mattering. 15 ms a step (a decode step) plus 2 µs a scheduled token (500 000 prefill tokens a
+# second, a prefill cluster's rate): the conversation trace then waits at most a few seconds.
+TRACE_STEP_TIME: StepTime = partial(linear_step_time, fixed_s=0.015, per_token_s=0.000002)
+
+
+def output_rule(seq) -> int:
+    return OUTPUT_TOKEN
+
+
+def workload_of(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, tokens_per_id: int = HASH_BLOCK,
+                arrivals: str = "timestamps", max_num_seqs: int = 512,
+                max_num_batched_tokens: int = 16384) -> Workload:
+    """The trace as a workload: a pool of pool_tokens // block_size blocks, a request a line."""
+    checks.whole("pool_tokens", pool_tokens, 1)
+    checks.whole("block_size", block_size, 1)
+    checks.whole("tokens_per_id", tokens_per_id, 1, HASH_BLOCK)
+    checks.one_of("arrivals", arrivals, ARRIVALS)
+    if pool_tokens < block_size:
+        raise ValueError(f"pool_tokens = {pool_tokens} is less than one block of {block_size}")
+    seconds = (trace.timestamps_ms - trace.timestamps_ms[0]) / 1000
+    requests = []
+    for i in range(len(trace)):
+        ids, n_in = trace.ids(i), int(trace.input_lengths[i])
+        make = partial(prompt_tokens, ids, n_in, tokens_per_id)
+        requests.append(Request(LazyPrompt(prompt_length(ids, n_in, tokens_per_id), make),
+                                max_tokens=output_length(int(trace.output_lengths[i]), tokens_per_id),
+                                arrival=float(seconds[i]) if arrivals == "timestamps" else 0,
+                                ignore_eos=True))
+    return Workload(block_size=block_size, num_blocks=pool_tokens // block_size, requests=requests,
+                    max_num_seqs=max_num_seqs, max_num_batched_tokens=max_num_batched_tokens,
+                    clock="seconds" if arrivals == "timestamps" else "steps")
+
+
+@dataclass(repr=False)
+class Replay:
+    """What a replay did: per request (in trace order) its prompt tokens, the tokens the prefix
+    cache served at its first admission and its preemptions; the run's engine (and recording)."""
+    trace: Trace
+    pool_tokens: int
+    block_size: int
+    tokens_per_id: int
+    policy: str
+    arrivals: str
+    prompt_tokens: np.ndarray
+    cached_tokens: np.ndarray
+    preemptions: np.ndarray
+    steps: int
+    seconds: float | None         # the simulated time at the end (timestamps only)
+    played: Played                # the driver's record; played.engine is the Simulator
+
+    @property
+    def hit_rate(self) -> float:
+        """Cached prompt tokens / prompt tokens, as vLLM's cached_tokens counts them."""
+        return float(self.cached_tokens.sum() / self.prompt_tokens.sum())
+
+    @property
+    def engine(self) -> Simulator:
+        return self.played.engine
+
+    def hit_rate_over_time(self, bin_s: float = 60) -> tuple[np.ndarray, np.ndarray]:
+        """(bin start in seconds, hit rate of the requests arriving in that bin); bins with no request
+        are left out."""
+        if not bin_s > 0:
+            raise ValueError(f"bin_s must be > 0 seconds, got {bin_s!r}")
+        bins = ((self.trace.timestamps_ms - self.trace.timestamps_ms[0]) / 1000 // bin_s).astype(np.int64)
+        prompt = np.bincount(bins, weights=self.prompt_tokens)
+        cached = np.bincount(bins, weights=self.cached_tokens)
+        keep = prompt > 0
+        return np.flatnonzero(keep) * bin_s, cached[keep] / prompt[keep]
+
+    def __repr__(self) -> str:
+        return f"<Replay {self}>"
+
+    def __str__(self) -> str:
+        return (f"{self.trace.name} at {self.pool_tokens:,} tokens (block size {self.block_size}, {self.policy}, "
+                f"{self.arrivals}): hit rate {self.hit_rate:.1%} of {self.trace.theoretical_hit_rate(self.tokens_per_id):.1%} "
+                f"possible, {int(self.preemptions.sum()):,} preemptions, {self.steps:,} steps")
+
+
+def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy: str = "nano-vllm",
+           arrivals: str = "timestamps", tokens_per_id: int = HASH_BLOCK, step_time: StepTime | None = None,
+           record: bool = False, max_num_seqs: int = 512, max_num_batched_tokens: int = 16384,
+           progress=None) -> Replay:
+    """Every request of `trace` through nano-vllm's engine with a pool of `pool_tokens` tokens.
+    progress: called with the number of requests finished so far after each step that finished some."""
+    checks.one_of("policy", policy, POLICIES)
+    checks.flag("record", record)
+    if record and policy != "nano-vllm":
+        raise ValueError("a recording replays nano-vllm's own BlockManager: record only policy='nano-vllm'")
+    workload = workload_of(trace, pool_tokens, block_size, tokens_per_id, arrivals, max_num_seqs,
+                           max_num_batched_tokens)
+    engine = workload.simulator(eos=-1, rule=output_rule, record=record)
+    if policy == "vllm":
+        engine.scheduler.block_manager = RuleBlockManager(workload.num_blocks, block_size, frozenset(BLOCK_RULES))
+    bm = engine.scheduler.block_manager
+    bm.free_block_ids = OrderedFreeQueue(bm.free_block_ids)   # the same order, remove in O(1)
+    queue = max_num_seqs + 1   # the scheduler never looks further down the waiting queue
+    finished = 0
+    with Player(workload, engine, step_time or TRACE_STEP_TIME) as player:
+        while True:
+            player.admit(most=max(0, queue - len(engine.scheduler.waiting)))
+            if player.done:
+                break
+            engine.step()
+            batch = player.stepped()
+            done = [seq for seq in batch.seqs if seq.is_finished]
+            if done:
+                finished += len(done)
+                if not record:
+                    let_go(player, done)
+                if progress is not None:
+                    progress(finished)
+    served = player.played.served
+    return Replay(trace, pool_tokens, block_size, tokens_per_id, policy, arrivals,
+                  np.array([r.request.num_prompt_tokens for r in served], dtype=np.int64),
+                  np.array([s.cached_at_admission[0] for s in served], dtype=np.int64),
+                  np.array([s.preemptions for s in served], dtype=np.int64),
+                  engine.num_steps, player.now if arrivals == "timestamps" else None, player.played)
+
+
+def let_go(player: Player, seqs) -> None:
+    """Without a recording nothing reads a finished request's tokens again: drop them (145M for the
+    conversation trace) from the engine's table and the driver's record."""
+    engine = player.engine
+    for seq in seqs:
+        player.by_seq.pop(seq.seq_id).seq = None
+        del engine.seqs[seq.seq_id], engine.labels[seq.seq_id]

@@ -1,0 +1,41 @@
+"""The replay's free queue keeps nano-vllm's deque order under every operation the BlockManagers use."""
+from collections import deque
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from blockviz.traffic.free_queue import OrderedFreeQueue
+
+ops = st.lists(st.tuples(st.sampled_from(["popleft", "pop", "append", "remove", "extend", "extendleft", "clear"]),
+                         st.lists(st.integers(0, 30), max_size=4)), max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 20), ops)
+def test_same_order_as_a_deque(n, operations):
+    d, q = deque(range(n)), OrderedFreeQueue(range(n))
+    for op, args in operations:
+        free = [b for b in args if b not in d]   # a block is in the free queue at most once
+        if op in ("popleft", "pop"):
+            if d:
+                assert getattr(q, op)() == getattr(d, op)()
+        elif op == "remove":
+            if d:
+                b = list(d)[args[0] % len(d)] if args else d[0]
+                d.remove(b), q.remove(b)
+        elif op == "append":
+            if free:
+                d.append(free[0]), q.append(free[0])
+        elif op in ("extend", "extendleft"):
+            free = list(dict.fromkeys(free))
+            getattr(d, op)(free), getattr(q, op)(free)
+        else:
+            d.clear(), q.clear()
+        assert list(q) == list(d) and len(q) == len(d)
+        if d:
+            assert (q[0], q[-1]) == (d[0], d[-1]) and d[0] in q
+
+
+def test_only_head_and_tail_are_read():
+    with pytest.raises(IndexError, match="head"):
+        OrderedFreeQueue(range(3))[1]
