@@ -152,12 +152,16 @@ class Lesson:
         return w.VBox([player, *widgets])
 
     # exercises ---------------------------------------------------------------------------
-    def exercise(self, question_en: str, question_zh: str, expected, explain_en: str = "", explain_zh: str = "",
-                 hint_en: str = "", hint_zh: str = "", mistakes: Iterable[tuple] = ()):
+    def exercise(self, question_en: str, question_zh: str, expected, explain_en: str, explain_zh: str, hint: str,
+                 mistakes: Iterable[tuple] = ()):
         """A fixed question whose answer (`expected`) the engine computed, with the one exercise widget:
         Check diagnoses the `mistakes` it names ((wrong answer, why_en, why_zh), each computed by the
-        engine), then Hint, then Show solution (the answer and `explain`), only when asked."""
+        engine), then Hint, then Show solution (the answer and `explain`), only when asked. `hint` names
+        the question's own hint in blockviz/i18n/lesson_hints.py ("02.can_allocate_c" is the string
+        "hint.02.can_allocate_c"): what to look at depends on the question, not on the run, so it lives
+        in the table; the explanation cites the run's numbers, so it is written beside them."""
         from blockviz.exercises.question import question
+        hint_en, hint_zh = (t(f"hint.{hint}", lang) for lang in ("en", "zh"))
         mistakes = tuple(mistakes)
         ex = question(question_en, question_zh, expected, explain_en, explain_zh, hint_en, hint_zh,
                       mistakes, lang=self.lang)
