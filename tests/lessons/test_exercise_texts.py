@@ -6,7 +6,7 @@ import ast
 import pytest
 
 from blockviz.i18n import LANGS, STRINGS
-from tests.lessons.common import SOURCES, code_cells
+from tests.lessons.common import SOURCES, code_cells, typed_numbers
 
 HINTS = {key.removeprefix("hint."): texts for key, texts in STRINGS.items() if key.startswith("hint.")}
 
@@ -61,3 +61,9 @@ def test_each_hint_belongs_to_one_question_and_says_something_of_its_own():
 
 def test_there_is_no_generic_hint_to_fall_back_on():
     assert not any("Everything you need is in the cells above" in texts["en"] for texts in STRINGS.values())
+
+
+def test_hints_type_no_numbers():
+    """A hint says what to look at in any run of its question, so it cites no number of one run."""
+    typed = {(key, lang): found for key, texts in HINTS.items() for lang in LANGS if (found := typed_numbers(texts[lang]))}
+    assert typed == {}
