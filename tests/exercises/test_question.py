@@ -6,12 +6,7 @@ from hypothesis import given, strategies as st
 
 from blockviz.exercises.question import question
 from blockviz.i18n import STRINGS
-
-
-def ask(question_en: str, question_zh: str, answer, explain_en: str = "Why.", explain_zh: str = "为什么。",
-        mistakes=(), hint_en: str = "Look at the table.", hint_zh: str = "看块表。"):
-    """A question with its own hint and explanation, as every question must have."""
-    return question(question_en, question_zh, answer, explain_en, explain_zh, hint_en, hint_zh, mistakes)
+from tests.exercises.questions import ask
 
 
 def test_a_list_answer_accepts_chinese_punctuation_and_brackets():

@@ -67,3 +67,31 @@ def test_hints_type_no_numbers():
     """A hint says what to look at in any run of its question, so it cites no number of one run."""
     typed = {(key, lang): found for key, texts in HINTS.items() for lang in LANGS if (found := typed_numbers(texts[lang]))}
     assert typed == {}
+
+
+def run_until(source_name: str, variable: str, monkeypatch) -> dict:
+    """Run a lesson's English code cells in order, displays dropped, until `variable` is defined."""
+    monkeypatch.setattr("IPython.display.display", lambda *a, **k: None)
+    monkeypatch.setattr("blockviz.lessons.lesson.display", lambda *a, **k: None)
+    source = next(s for s in SOURCES if s.stem == source_name)
+    namespace: dict = {}
+    for code in code_cells(source, "en"):
+        exec(compile(code, f"{source_name}.md", "exec"), namespace)
+        if variable in namespace:
+            return namespace
+    raise AssertionError(f"{source_name} defines no {variable}")
+
+
+@pytest.mark.parametrize("lesson, variable, wrong, words", [
+    ("02_block_lifecycle", "ex_hit", lambda ns: ns["c_blocks"], "never looks up"),   # every block of C counted
+    ("05_under_pressure", "waste", lambda ns: 0, "tokens without K/V"),              # tokens, not slots
+])
+def test_the_commonest_mistakes_are_diagnosed_by_name(lesson, variable, wrong, words, monkeypatch, tmp_path):
+    monkeypatch.setenv("BLOCKVIZ_HOME", str(tmp_path))
+    namespace = run_until(lesson, variable, monkeypatch)
+    ex = namespace[variable]
+    answer = wrong(namespace)
+    assert answer != ex.answer()
+    result = ex.check(str(answer), "en")
+    assert not result.correct and words in result.message, result.message
+    assert "Not quite" not in result.message
