@@ -138,9 +138,10 @@ class FixedExercise(Exercise):
 QUESTION = Question()
 
 
-def question(question_en: str, question_zh: str, answer, explain_en: str = "", explain_zh: str = "",
-             hint_en: str = "", hint_zh: str = "", mistakes: list | tuple = (), lang: str = "en") -> FixedExercise:
-    """A fixed question whose `answer` the engine computed; `mistakes` are (wrong answer, why_en, why_zh)."""
+def question(question_en: str, question_zh: str, answer, explain_en: str, explain_zh: str, hint_en: str, hint_zh: str,
+             mistakes: list | tuple = (), lang: str = "en") -> FixedExercise:
+    """A fixed question whose `answer` the engine computed, with its own explanation and hint (both required,
+    in both languages); `mistakes` are (wrong answer, why_en, why_zh)."""
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r:.40}")
 
