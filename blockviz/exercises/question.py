@@ -4,9 +4,13 @@ The lesson writes the question (both languages) and passes the answer it compute
 cell earlier; this module reads the learner's answer with the same tolerant readers as the kinds
 (answers.py: full-width and ideographic commas, 是/否/会/不会, "36 slots"), diagnoses the wrong answers
 the lesson names (each one computed by the engine too, e.g. "the slots if the table were
-contiguous"), then hints, then shows the solution, only when asked.
+contiguous"), then hints, then shows the solution, only when asked. Every question has its own hint
+(what to look at, not the answer) and its own explanation in both languages: there is no generic one
+to fall back on, so a question without them is an error.
 
-    >>> ex = question("Slots of positions 3..6?", "位置 3…6 的槽位？", answer=[23, 8, 9, 10])
+    >>> ex = question("Slots of positions 3..6?", "位置 3…6 的槽位？", answer=[23, 8, 9, 10],
+    ...               explain_en="The table jumps.", explain_zh="块表会跳。",
+    ...               hint_en="Read block_table[t // B].", hint_zh="查 block_table[t // B]。")
     >>> ex.check("23，8，9，10").correct, ex.check("23、8、9、10").correct
     (True, True)
 """
@@ -51,9 +55,7 @@ def reader_of(answer: Any) -> str:
 
 
 def texts(value, name: str) -> dict[str, str]:
-    """{"en": ..., "zh": ...}: both languages, or neither."""
-    if value is None:
-        return {}
+    """{"en": ..., "zh": ...}: both languages, each a non-empty text."""
     if (not isinstance(value, dict) or set(value) != set(LANGS)
             or not all(isinstance(v, str) and v.strip() for v in value.values())):
         raise ValueError(f"{name} needs its text in {' and '.join(LANGS)}, got {brief(value, 80)}")
@@ -62,7 +64,7 @@ def texts(value, name: str) -> dict[str, str]:
 
 class Question(Kind):
     """Params: question {en, zh}; answer (from the engine); explain {en, zh} (shown with the solution);
-    hint {en, zh}; mistakes: [[wrong answer, {en, zh}], ...], each wrong answer computed by the engine."""
+    hint {en, zh} (both required); mistakes: [[wrong answer, {en, zh}], ...], each wrong answer computed by the engine."""
     name = "question"
     param_names = ("question", "answer", "explain", "hint", "mistakes")
 
@@ -114,12 +116,11 @@ class Question(Kind):
         return None
 
     def hint(self, params: dict, solved: Solved, lang: str) -> str:
-        return params["hint"].get(lang) or t("question.hint", lang)
+        return params["hint"][lang]
 
     def solution(self, params: dict, solved: Solved, lang: str) -> str:
         answer = t("question.answer", lang, answer=self.answer_text(solved, lang))
-        explain = params["explain"].get(lang)
-        return f"{answer} {explain}" if explain else answer
+        return f"{answer} {params['explain'][lang]}"
 
     def answer_text(self, solved: Solved, lang: str) -> str:
         shown = solved.facts["shown"]
@@ -138,9 +139,10 @@ class FixedExercise(Exercise):
 QUESTION = Question()
 
 
-def question(question_en: str, question_zh: str, answer, explain_en: str = "", explain_zh: str = "",
-             hint_en: str = "", hint_zh: str = "", mistakes: list | tuple = (), lang: str = "en") -> FixedExercise:
-    """A fixed question whose `answer` the engine computed; `mistakes` are (wrong answer, why_en, why_zh)."""
+def question(question_en: str, question_zh: str, answer, explain_en: str, explain_zh: str, hint_en: str, hint_zh: str,
+             mistakes: list | tuple = (), lang: str = "en") -> FixedExercise:
+    """A fixed question whose `answer` the engine computed, with its own explanation and hint (both required,
+    in both languages); `mistakes` are (wrong answer, why_en, why_zh)."""
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {brief(lang, 40)}")
 

@@ -18,6 +18,25 @@ STRINGS: dict[str, dict[str, str]] = {
                                   "comes on top.",
                             "zh": "。这些都从本页的单元格中数出；课后练习集的时间是作者另行估计的。"},
     "lesson.list_sep": {"en": ", ", "zh": "，"},
+    "lesson.retrieval.title": {"en": "Before you start: from earlier lessons", "zh": "开始之前：回顾前面的课"},
+    "lesson.retrieval.intro": {
+        "en": "Bring back what this lesson builds on: {n} questions from {lessons}. Each is checked, not graded: "
+              "nothing is recorded, and one that does not come back tells you which lesson to reopen.",
+        "zh": "先找回本课要用到的内容：{n} 道题，出自{lessons}。每道题都会核对，但不计分，也不记录；"
+              "想不起来的那道题告诉你该回看哪一课。"},
+    "lesson.retrieval.from": {"en": "From {lesson}.", "zh": "出自{lesson}。"},
+    "lesson.review.none": {
+        "en": "No self-assessment is saved on this computer yet ({path}), so the review asks each kind once, "
+              "{total} questions, lessons interleaved. Rate yourself at the end of each lesson and this review "
+              "gives the lessons you rate weakest more of its questions.",
+        "zh": "这台电脑上还没有保存过自我评估（{path}），所以复习把每种题各出一次，共 {total} 道，各课交错。"
+              "在每课结束时给自己评个级，这组复习就会把更多的题留给你评得最弱的那几课。"},
+    "lesson.review.weighted": {
+        "en": "Weighted by your self-assessment ({path}, the latest saved for each lesson): of the {total} "
+              "questions, the lessons you rated weakest get more, and come first.",
+        "zh": "按你的自我评估加权（{path}，每课取最近保存的一次）：{total} 道题里，你评得最弱的课分到的题更多，也排在前面。"},
+    "lesson.review.header": {"en": "| lesson | your rating | questions |", "zh": "| 课 | 你的评级 | 题数 |"},
+    "lesson.review.unrated": {"en": "not rated", "zh": "未评"},
     "lesson.activity.question": {"en": "question", "zh": "题目"},
     "lesson.activity.whole_run": {"en": "whole run to predict, a row per step", "zh": "整段运行的逐步预测（每步一行）"},
     "lesson.activity.prediction": {"en": "answer to write down before opening it", "zh": "先写答案再展开的预测"},
@@ -27,6 +46,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lesson.activity.source": {"en": "source excerpt", "zh": "源码片段"},
     "lesson.activity.recall": {"en": "closed-book question", "zh": "闭卷问题"},
     "lesson.activity.self_assessment": {"en": "self-assessment", "zh": "自评"},
+    "lesson.activity.retrieval": {"en": "opening retrieval (questions from earlier lessons)", "zh": "开头的回顾（前面几课的题）"},
     "lesson.prereq": {"en": "**Prerequisites**: {lessons}", "zh": "**前置**：{lessons}"},
     "lesson.none": {"en": "none", "zh": "无"},
     "lesson.reveal": {"en": "The engine's answer: open it once you have written yours",

@@ -152,12 +152,16 @@ class Lesson:
         return w.VBox([player, *widgets])
 
     # exercises ---------------------------------------------------------------------------
-    def exercise(self, question_en: str, question_zh: str, expected, explain_en: str = "", explain_zh: str = "",
-                 hint_en: str = "", hint_zh: str = "", mistakes: Iterable[tuple] = ()):
+    def exercise(self, question_en: str, question_zh: str, expected, explain_en: str, explain_zh: str, hint: str,
+                 mistakes: Iterable[tuple] = ()):
         """A fixed question whose answer (`expected`) the engine computed, with the one exercise widget:
         Check diagnoses the `mistakes` it names ((wrong answer, why_en, why_zh), each computed by the
-        engine), then Hint, then Show solution (the answer and `explain`), only when asked."""
+        engine), then Hint, then Show solution (the answer and `explain`), only when asked. `hint` names
+        the question's own hint in blockviz/i18n/lesson_hints.py ("02.can_allocate_c" is the string
+        "hint.02.can_allocate_c"): what to look at depends on the question, not on the run, so it lives
+        in the table; the explanation cites the run's numbers, so it is written beside them."""
         from blockviz.exercises.question import question
+        hint_en, hint_zh = (t(f"hint.{hint}", lang) for lang in ("en", "zh"))
         mistakes = tuple(mistakes)
         ex = question(question_en, question_zh, expected, explain_en, explain_zh, hint_en, hint_zh,
                       mistakes, lang=self.lang)
@@ -175,6 +179,45 @@ class Lesson:
         ex = exercises.make(kind, seed=seed, lang=self.lang, **params)
         display(ex.widget())
         return ex
+
+    def retrieval(self) -> None:
+        """The lesson's opening: two or three exercises from earlier lessons (retrieval.py), each with the
+        lesson it comes from; checked like every exercise, recorded nowhere."""
+        from blockviz import exercises
+        from blockviz.exercises.kinds import KINDS
+        from blockviz.lessons.retrieval import retrieval_items
+        items = retrieval_items(self.name)
+        sources = sorted({self.numbered(KINDS[kind].lesson) for kind, _ in items})
+        display(Markdown(f"### {t('lesson.retrieval.title', self.lang)}\n\n"
+                         + t("lesson.retrieval.intro", self.lang, n=len(items),
+                             lessons=t("lesson.list_sep", self.lang).join(self.link(name) for name in sources))))
+        for kind, seed in items:
+            display(exercises.make(kind, seed=seed, lang=self.lang).widget())
+            display(Markdown(t("lesson.retrieval.from", self.lang, lesson=self.link(self.numbered(KINDS[kind].lesson)))))
+
+    @staticmethod
+    def numbered(number: int) -> str:
+        """The (first) lesson of a number: 3 -> "03_prefix_identity"."""
+        return next(name for name in LESSONS if name[:2] == f"{number:02d}")
+
+    def review_plan(self, review: list[tuple[str, int]], ratings: dict[int, str], home: Path | None = None):
+        """What lesson 12 read from the saved self-assessment and how it weighted its review: the lessons, the
+        rating read for each and how many questions it gets; or that nothing is saved and it reviews evenly."""
+        from blockviz.exercises.kinds import KINDS
+        from blockviz.lessons.self_assessment import blockviz_home
+        path = (home or blockviz_home()) / "self_assessment.json"
+        if not ratings:
+            display(Markdown(t("lesson.review.none", self.lang, path=f"`{esc(str(path))}`", total=len(review))))
+            return
+        level_names = dict(zip(LEVELS, t("lesson.levels", self.lang).split("|")))
+        counts: dict[int, int] = {}
+        for kind, _ in review:
+            counts[KINDS[kind].lesson] = counts.get(KINDS[kind].lesson, 0) + 1
+        rows = [f"| {self.link(self.numbered(n))} | "
+                f"{level_names[ratings[n]] if n in ratings else t('lesson.review.unrated', self.lang)} | {count} |"
+                for n, count in counts.items()]
+        display(Markdown(t("lesson.review.weighted", self.lang, path=f"`{esc(str(path))}`", total=len(review))
+                         + "\n\n" + t("lesson.review.header", self.lang) + "\n|---|---|---|\n" + "\n".join(rows)))
 
     # the source ----------------------------------------------------------------------------
     def source(self, qualname: str, path: str = "blockviz/engine/block_manager.py",

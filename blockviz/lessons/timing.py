@@ -27,9 +27,11 @@ MINUTES = {
     "source": 1.0,       # L.source: read the engine's lines it shows
     "recall": 0.5,       # a closed-book <details> question: answer aloud, then open
     "self_assessment": 1.0,
+    "retrieval": 6.0,    # L.retrieval: two or three questions from earlier lessons
 }
 CALLS = {"exercise": "question", "practice": "question", "reveal": "prediction", "show": "live_view",
-         "view": "picture", "source": "source", "self_assessment": "self_assessment"}
+         "view": "picture", "source": "source", "self_assessment": "self_assessment",
+         "retrieval": "retrieval"}
 EXPERIMENT = {"en": "Change a variable", "zh": "改变变量"}  # the page format's heading (tests/lessons/test_prose.py)
 
 

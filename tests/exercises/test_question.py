@@ -5,10 +5,12 @@ import torch
 from hypothesis import given, strategies as st
 
 from blockviz.exercises.question import question
+from blockviz.i18n import STRINGS
+from tests.exercises.questions import ask
 
 
 def test_a_list_answer_accepts_chinese_punctuation_and_brackets():
-    ex = question("Slots?", "槽位？", [23, 8, 9, 10])
+    ex = ask("Slots?", "槽位？", [23, 8, 9, 10])
     for text in ["23, 8, 9, 10", "23，8，9，10", "23、8、9、10", "[23, 8, 9, 10]", "23 8 9 10", "slot_mapping = [23，8，9，10]",
                  "２３，８，９，１０"]:
         assert ex.check(text).correct, text
@@ -18,10 +20,10 @@ def test_a_list_answer_accepts_chinese_punctuation_and_brackets():
 
 
 def test_a_number_reads_past_units_and_thousands():
-    ex = question("How many slots?", "多少个槽位？", 36)
+    ex = ask("How many slots?", "多少个槽位？", 36)
     for text in ["36", "36 slots", "36 个槽位", "36 槽位", "３６", "36.0"]:
         assert ex.check(text).correct, text
-    assert question("Bytes?", "字节？", 1835008).check("1,835,008 bytes").correct
+    assert ask("Bytes?", "字节？", 1835008).check("1,835,008 bytes").correct
     assert ex.check("thirty-six").malformed
 
 
@@ -29,7 +31,7 @@ def test_a_number_reads_past_units_and_thousands():
 def test_yes_no_in_english_and_chinese(answer):
     if isinstance(answer, torch.Tensor):
         answer = answer.item()
-    ex = question("Can it?", "能吗？", answer)
+    ex = ask("Can it?", "能吗？", answer)
     for text in ["no", "No", "n", "false", "否", "不", "不会", "不能", "没有"]:
         assert ex.check(text).correct, text
     for text in ["yes", "是", "会", "能", "可以"]:
@@ -39,12 +41,12 @@ def test_yes_no_in_english_and_chinese(answer):
 
 
 def test_a_word_answer_ignores_case_and_spaces():
-    ex = question("Who is preempted?", "谁被抢占？", "b")
+    ex = ask("Who is preempted?", "谁被抢占？", "b")
     assert ex.check(" B ").correct and not ex.check("A").correct
 
 
 def test_a_named_mistake_gets_its_own_diagnosis_in_the_learners_language():
-    ex = question("Slots?", "槽位？", [23, 8, 9, 10], "It jumps.", "会跳跃。",
+    ex = ask("Slots?", "槽位？", [23, 8, 9, 10], "It jumps.", "会跳跃。",
                   mistakes=[([3, 4, 5, 6], "That is t itself: the table was skipped.", "这就是 t 本身：没有查块表。"),
                             ([23, 8, 9, 10], "never shown", "不会出现")])  # a "mistake" equal to the answer is dropped
     assert len(ex.params["mistakes"]) == 1
@@ -54,7 +56,7 @@ def test_a_named_mistake_gets_its_own_diagnosis_in_the_learners_language():
 
 
 def test_nothing_reveals_the_answer_until_asked():
-    ex = question("Slots of A?", "A 的槽位？", [23, 8, 9, 10], "Because the table jumps.", "因为块表会跳。")
+    ex = ask("Slots of A?", "A 的槽位？", [23, 8, 9, 10], "Because the table jumps.", "因为块表会跳。")
     shown = ex.prompt_in("en") + ex.prompt_in("zh") + ex.hint("en") + ex.hint("zh") + ex.check("1,2,3,4").message
     assert "23" not in shown and "jumps" not in shown
     assert "23, 8, 9, 10" in ex.solution("en") and "块表会跳" in ex.solution("zh")
@@ -64,35 +66,46 @@ def test_nothing_reveals_the_answer_until_asked():
 
 def test_tensors_and_numpy_answers_become_plain_values():
     import numpy as np
-    assert question("q", "q", torch.tensor([0, 5, 9])).answer() == [0, 5, 9]
-    assert question("q", "q", np.int64(7)).answer() == 7
+    assert ask("q", "q", torch.tensor([0, 5, 9])).answer() == [0, 5, 9]
+    assert ask("q", "q", np.int64(7)).answer() == 7
 
 
 @pytest.mark.parametrize("bad", [None, [], "", 1.5, {"a": 1}])
 def test_an_answer_no_reader_can_read_is_refused_when_the_question_is_made(bad):
     with pytest.raises(ValueError):
-        question("q", "q", bad)
+        ask("q", "q", bad)
 
 
 def test_a_question_needs_both_languages():
     with pytest.raises(ValueError, match="en and zh"):
-        question("only English", "", 3)
+        ask("only English", "", 3)
+    with pytest.raises(ValueError, match="hint needs its text in en and zh"):
+        ask("q", "问", 3, hint_zh="")
+
+
+@pytest.mark.parametrize("missing", ["explain", "hint"])
+def test_a_question_without_its_own_hint_or_explanation_is_refused_not_given_a_generic_one(missing):
+    texts = {"explain_en": "Why.", "explain_zh": "为什么。", "hint_en": "Look.", "hint_zh": "看。",
+             f"{missing}_en": "", f"{missing}_zh": ""}
+    with pytest.raises(ValueError, match=f"{missing} needs its text"):
+        question("q", "问", 3, **texts)
+    assert "question.hint" not in STRINGS
 
 
 @given(st.lists(st.integers(0, 10**6), min_size=1, max_size=12), st.sampled_from([", ", "，", "、", " ", "；"]))
 def test_any_list_written_with_any_separator_is_read_back(values, separator):
-    assert question("q", "q", values).check(separator.join(map(str, values))).correct
+    assert ask("q", "q", values).check(separator.join(map(str, values))).correct
 
 
 def test_a_mistake_must_be_answerable_like_the_answer():
     with pytest.raises(ValueError, match="not read like the answer"):
-        question("q", "q", [1, 2, 3], mistakes=[([1, 2], "short", "短")])
+        ask("q", "q", [1, 2, 3], mistakes=[([1, 2], "short", "短")])
     with pytest.raises(ValueError, match="not read like the answer"):
-        question("q", "q", 3, mistakes=[([1, 2], "a list", "列表")])
+        ask("q", "q", 3, mistakes=[([1, 2], "a list", "列表")])
 
 
-QUESTIONS = [question("q", "q", [23, 8, 9, 10]), question("q", "q", 36), question("q", "q", False),
-             question("q", "q", "b")]
+QUESTIONS = [ask("q", "q", [23, 8, 9, 10]), ask("q", "q", 36), ask("q", "q", False),
+             ask("q", "q", "b")]
 
 
 @given(st.text(max_size=80))

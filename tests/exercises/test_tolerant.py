@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from blockviz import exercises
-from blockviz.exercises.question import question
+from tests.exercises.questions import ask
 
 SEEDS = (0, 1)
 INSTANCES = [exercises.make(kind, seed) for kind in exercises.kinds() for seed in SEEDS]
@@ -56,7 +56,7 @@ def test_a_number_with_a_unit_is_the_number(data):
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**5), st.integers(0, 10**5), st.sampled_from(UNITS), st.sampled_from(BRACKETS))
 def test_a_fixed_question_reads_units_the_same_way(right, wrong, unit, brackets):
-    ex = question("How many?", "多少？", right)
+    ex = ask("How many?", "多少？", right)
     left, close = brackets
     assert ex.check(f"{left}{right}{unit}{close}").correct
     assert ex.check(f"{right}{unit}".translate(FULL_WIDTH_DIGITS)).correct
@@ -68,7 +68,7 @@ def test_a_fixed_question_reads_units_the_same_way(right, wrong, unit, brackets)
 @given(st.lists(st.integers(0, 999), min_size=1, max_size=6), st.sampled_from(COMMAS), st.sampled_from(UNITS),
        st.sampled_from(BRACKETS))
 def test_lists_with_units_after_each_number(values, comma, unit, brackets):
-    ex = question("Blocks?", "哪些块？", values)
+    ex = ask("Blocks?", "哪些块？", values)
     left, right = brackets
     assert ex.check(left + comma.join(f"{v}{unit}" for v in values) + right).correct
     assert not ex.check(comma.join(f"{v + 1}{unit}" for v in values)).correct
@@ -81,7 +81,7 @@ NO_WORDS = ["no", "No", "NO", "n", "N", "false", "False", "否", "不", "不会"
 @settings(max_examples=80, deadline=None)
 @given(st.booleans(), st.data())
 def test_yes_and_no_in_english_and_chinese(truth, data):
-    ex = question("Does it?", "会吗？", truth)
+    ex = ask("Does it?", "会吗？", truth)
     word = data.draw(st.sampled_from(YES_WORDS if truth else NO_WORDS))
     other = data.draw(st.sampled_from(NO_WORDS if truth else YES_WORDS))
     left, right = data.draw(st.sampled_from(BRACKETS))
@@ -94,9 +94,9 @@ def test_yes_and_no_in_english_and_chinese(truth, data):
 @pytest.mark.parametrize("text", ["36 slots", "36 个槽位", "36个槽位", "[36 slots]", "（36 个槽位）", "３６ 个 token",
                                   "36 slots."])
 def test_the_issues_examples(text):
-    assert question("How many slots?", "多少个槽位？", 36).check(text).correct
-    assert question("How many blocks?", "多少个块？", 3).check("3 blocks").correct
-    assert question("How many blocks?", "多少个块？", 3).check("3块").correct
+    assert ask("How many slots?", "多少个槽位？", 36).check(text).correct
+    assert ask("How many blocks?", "多少个块？", 3).check("3 blocks").correct
+    assert ask("How many blocks?", "多少个块？", 3).check("3块").correct
 
 
 def test_one_reader_module():

@@ -28,6 +28,7 @@ def test_show_puts_live_views_under_a_player_at_the_step():
 
 def test_a_lesson_question_is_an_exercise_that_reveals_nothing_until_asked():
     ex = Lesson("01_token_to_slot", "zh").exercise("Slots?", "槽位？", [23, 8, 9, 10], "Jumps.", "会跳跃。",
+                                                   hint="01.slot_mapping",
                                                    mistakes=[([3, 4, 5, 6], "That is t.", "这就是 t 本身。")])
     widget = ex.widget()
     assert isinstance(widget, ExerciseWidget) and widget.feedback.value == ""
@@ -36,6 +37,8 @@ def test_a_lesson_question_is_an_exercise_that_reveals_nothing_until_asked():
     assert not widget.check().correct and "这就是 t 本身" in widget.feedback.value
     widget.answer.value = "23，8，9，10"
     assert widget.check().correct
+    widget.hint_button.click()
+    assert "逻辑块是 t // B" in widget.feedback.value and "23" not in widget.feedback.value  # its own hint, in Chinese
     widget.solution_button.click()
     assert "23, 8, 9, 10" in widget.feedback.value and "会跳跃" in widget.feedback.value
 
@@ -148,4 +151,5 @@ def test_a_named_mistake_equal_to_the_answer_warns():
     from blockviz.lessons.lesson import LessonWarning
     L = Lesson("02_block_lifecycle", "en")
     with pytest.warns(LessonWarning, match="1 named mistake"):
-        L.exercise("How many?", "几个？", 3, mistakes=[(3, "same", "相同"), (0, "free is a miss", "空闲当未命中")])
+        L.exercise("How many?", "几个？", 3, "Why.", "为什么。", "02.can_allocate_c",
+                   mistakes=[(3, "same", "相同"), (0, "free is a miss", "空闲当未命中")])

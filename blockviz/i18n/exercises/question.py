@@ -6,9 +6,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "question.partial": {
         "en": "{count} of {total} entries are right. Look again at entry {positions} (counting from 1).",
         "zh": "{total} 项里对了 {count} 项。请再看第 {positions} 项（从 1 数起）。"},
-    "question.hint": {
-        "en": "Everything you need is in the cells above: the engine's state at this step and the rule of the section.",
-        "zh": "需要的都在上面的单元格里：引擎在这一步的状态，以及这一节讲的规则。"},
     "question.answer": {"en": "The engine computed: `{answer}`.", "zh": "引擎算出的是：`{answer}`。"},
     "question.yes": {"en": "yes", "zh": "是"},
     "question.no": {"en": "no", "zh": "否"},
