@@ -141,15 +141,21 @@ class Lesson:
         from blockviz.views import show
         at = {"step": step, "follow": False, "lang": self.lang}
         if not views:
-            return show(timeline, "dashboard", **at)
-        seq_id = seq_id_of(timeline, label) if label else None
-        player = show(timeline, "player", **at)
-        widgets = []
-        for view in views:
-            options = {"seq_id": seq_id} if view in ("mapping", "chain") else {}
-            widgets.append(show(timeline, view, **(at | {"step": player.step}), **options))
-        player.drive(*widgets)
-        return w.VBox([player, *widgets])
+            box = show(timeline, "dashboard", **at)
+            opened_at = box.player.step
+        else:
+            seq_id = seq_id_of(timeline, label) if label else None
+            player = show(timeline, "player", **at)
+            widgets = []
+            for view in views:
+                options = {"seq_id": seq_id} if view in ("mapping", "chain") else {}
+                widgets.append(show(timeline, view, **(at | {"step": player.step}), **options))
+            player.drive(*widgets)
+            box, opened_at = w.VBox([player, *widgets]), player.step
+        # the step the text beside it describes, in the page: the browser test checks that Run All
+        # leaves every view there (tests/browser/test_run_all.py)
+        box.add_class(f"bv-opened-at-{opened_at}")
+        return box
 
     # exercises ---------------------------------------------------------------------------
     def exercise(self, question_en: str, question_zh: str, expected, explain_en: str, explain_zh: str, hint: str,

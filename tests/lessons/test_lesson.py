@@ -26,6 +26,14 @@ def test_show_puts_live_views_under_a_player_at_the_step():
     assert 'data-step="1"' in mapping.svg and chain.step == 1
 
 
+def test_show_names_in_the_page_the_step_it_opened_at():
+    sim = load_scenario("seed004").run()
+    lesson = Lesson("01_token_to_slot", "en")
+    assert "bv-opened-at-2" in lesson.show(sim, "pool", step=2)._dom_classes
+    sim.seek(3)
+    assert "bv-opened-at-3" in lesson.show(sim)._dom_classes  # the dashboard, at the cursor
+
+
 def test_a_lesson_question_is_an_exercise_that_reveals_nothing_until_asked():
     ex = Lesson("01_token_to_slot", "zh").exercise("Slots?", "槽位？", [23, 8, 9, 10], "Jumps.", "会跳跃。",
                                                    hint="01.slot_mapping",
