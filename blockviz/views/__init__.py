@@ -7,11 +7,12 @@
 >>> show(sim)  # doctest: +SKIP
 """
 
-VIEWS = ("dashboard", "pool", "mapping", "chain", "kv", "events", "metrics", "player")
+VIEWS = ("dashboard", "pool", "mapping", "chain", "kv", "events", "metrics", "player", "traffic")
 
 
 def show(timeline, view: str = "dashboard", lang: str = "en", **options):
-    """A widget for `view` over `timeline` (a Simulator, an LLM session or a loaded trace).
+    """A widget for `view` over `timeline` (a Simulator, an LLM session, a loaded trace, or a
+    blockviz.traffic replay: view "traffic" for its traffic, any other over its recording).
     `options` go to the view: `step` (default: the timeline's cursor) is the step it opens at and
     keeps until moved; `follow=True` moves it to each new step (default: on only when opened at the
     live end); e.g. show(llm, "kv", step=3, kv="v") for the V values at step 3. Every widget has
@@ -22,6 +23,14 @@ def show(timeline, view: str = "dashboard", lang: str = "en", **options):
                              f"its events cannot draw {view!r}")
         from blockviz.views.vllm_widget import WatchView
         return WatchView(timeline, lang=lang, **options)
+    from blockviz.traffic.replay import Replay
+    if isinstance(timeline, Replay):
+        from blockviz.views.traffic_view import TrafficView, recorded_engine
+        if view == "traffic":
+            return TrafficView(timeline, lang=lang, **options)
+        timeline = recorded_engine(timeline)
+    elif view == "traffic":
+        raise ValueError("the traffic view draws a blockviz.traffic replay: show(traffic.replay(...), 'traffic')")
     from blockviz.views import dashboard, player, widgets  # ipywidgets only when a widget is asked for
     makers = {"dashboard": dashboard.Dashboard, "pool": widgets.PoolView, "mapping": widgets.MappingView,
               "chain": widgets.ChainView, "kv": widgets.KVView, "events": widgets.EventLog,

@@ -26,7 +26,9 @@ NEW_STROKE, REMOVED_FILL, REMOVED_INK = OKABE_ITO["blue"], "#FFFFFF", "#1A1A1A"
 
 
 def short(block_hash) -> str:
-    """The last hex digits of a vLLM block hash (an int, or sha256 bytes)."""
+    """The last hex digits of a vLLM block hash (an int, or sha256 bytes); a name (str) as it is."""
+    if isinstance(block_hash, str):
+        return block_hash
     if isinstance(block_hash, bytes):
         return block_hash.hex()[-6:]
     return f"{block_hash & (2**64 - 1):016x}"[-6:]
@@ -87,14 +89,14 @@ def layout(picture: Picture, max_cells: int = MAX_CELLS) -> tuple[dict[str, list
     return out, left_out
 
 
-def cell(p: Placed, x: float, y: float, decode: Decode, lang: str, stored_now: set[int]) -> str:
+def cell(p: Placed, x: float, y: float, decode: Decode, lang: str, stored_now: set[int], words: str) -> str:
     r = p.record
     new = id(r) in stored_now
     fill, ink = (REMOVED_FILL, REMOVED_INK) if p.removed else (CACHED.fill, CACHED.text)
     glyph = "✗" if p.removed else "+" if new else CACHED.glyph
     state = "removed" if p.removed else "stored" if new else "cached"
     content = visible(decode(r.token_ids))
-    label = t(f"forest.cell.{state}", lang, hash=short(r.hash), tokens=content, n=len(r.token_ids),
+    label = t(f"{words}cell.{state}", lang, hash=short(r.hash), tokens=content, n=len(r.token_ids),
               step=r.stored_at, copies=r.copies, medium=r.medium or "-")
     stroke = (f' stroke="{NEW_STROKE}" stroke-width="2.5"' if new
               else ' class="bv-line" stroke-width="1.2" stroke-dasharray="4 3"' if p.removed
@@ -107,25 +109,30 @@ def cell(p: Placed, x: float, y: float, decode: Decode, lang: str, stored_now: s
             + text(x + 6, y + 15, head, 11, bold=True, fill=ink)
             + text(x + CELL_W - 6, y + 16, glyph, 14, anchor="end", fill=ink)  # state glyphs: 14 px everywhere
             + text(x + 6, y + 30, clip(content, 23), 10, fill=ink)
-            + text(x + 6, y + 42, t("forest.cell.meta", lang, step=r.stored_at, n=len(r.token_ids)), 9, fill=ink)
+            + text(x + 6, y + 42, t(f"{words}cell.meta", lang, step=r.stored_at, n=len(r.token_ids), copies=r.copies),
+                   9, fill=ink)
             + "</g>")
 
 
 def render_forest(picture: Picture, *, decode: Decode | None = None, lang: str = "en",
-                  max_cells: int = MAX_CELLS) -> str:
+                  max_cells: int = MAX_CELLS, words: str = "forest.", title: str | None = None,
+                  note: str | None = None) -> str:
+    """The forest as SVG. words: the prefix of the interface strings its cells and notes use
+    ("forest.": a vLLM cache; "traffic.forest.": a trace's hash ids); title, note: the two lines on top
+    (default: the vLLM cache's)."""
     decode = decode or default_decode
     forests, left_out = layout(picture, max_cells)
     stored_now = picture.stored_now
     info = picture.info
-    title = t("forest.title", lang, step=picture.step, n=len(picture.blocks), stored=len(info.stored),
-              removed=len(info.removed))
-    cannot = t("forest.cannot", lang)
+    title = title or t("forest.title", lang, step=picture.step, n=len(picture.blocks), stored=len(info.stored),
+                       removed=len(info.removed))
+    cannot = note or t("forest.cannot", lang)
     parts = [text(LEFT, 18, title, 12, bold=True), text(LEFT, 34, cannot, 10, cls="bv-muted")]
     if info.cleared:
         parts.append(text(LEFT, 48, t("forest.cleared", lang), 10, bold=True, fill=OKABE_ITO["vermillion"]))
     y, width = TOP, max(560, text_width(title, 12) + 2 * LEFT, text_width(cannot, 10) + 2 * LEFT)
     for source, placed in forests.items():
-        parts.append(text(LEFT, y, t("forest.source", lang, source=source, n=sum(not p.removed for p in placed)),
+        parts.append(text(LEFT, y, t(f"{words}source", lang, source=source, n=sum(not p.removed for p in placed)),
                           11, bold=True))
         y += 8
         rows = max((p.row for p in placed), default=-1) + 1
@@ -143,13 +150,13 @@ def render_forest(picture: Picture, *, decode: Decode | None = None, lang: str =
                                  f'stroke-width="1.2"/>')
         for p in placed:
             x, cy = position[id(p.record)]
-            parts.append(cell(p, x, cy, decode, lang, stored_now))
+            parts.append(cell(p, x, cy, decode, lang, stored_now, words))
         y += rows * (CELL_H + GAP_Y) + 18
     if not forests:
-        parts.append(text(LEFT, y, t("forest.empty", lang), 11, cls="bv-muted"))
+        parts.append(text(LEFT, y, t(f"{words}empty", lang), 11, cls="bv-muted"))
         y += 20
     if left_out:
-        parts.append(text(LEFT, y, t("forest.left_out", lang, n=left_out), 10, cls="bv-muted"))
+        parts.append(text(LEFT, y, t(f"{words}left_out", lang, n=left_out), 10, cls="bv-muted"))
         y += 16
     return svg_document(width, y + 4, "".join(parts), view="vllm-forest", step=picture.step, label=title)
 
