@@ -132,7 +132,8 @@ class Exercise:
         return f"**{title}** · `{self.id if self.seed is not None else self.kind.name}`\n\n{body}"
 
     def check(self, answer, lang: str | None = None) -> Result:
-        """Never raises: a malformed answer, or a failure inside, comes back as a message."""
+        """Never raises: a malformed answer, or a failure inside, comes back as a message. A string missing
+        from the table is the exception: KeyError, a bug for the tests to find, never a key shown as text."""
         lang = lang or self.lang
         try:
             value = self.kind.parse(answer, self.params, self.solved)
