@@ -7,7 +7,8 @@
 >>> show(sim)  # doctest: +SKIP
 """
 
-VIEWS = ("dashboard", "pool", "mapping", "chain", "kv", "events", "metrics", "player", "traffic")
+VIEWS = ("dashboard", "pool", "mapping", "chain", "kv", "events", "metrics", "player")  # of any engine timeline
+TRAFFIC = "traffic"  # of a blockviz.traffic replay only
 
 
 def show(timeline, view: str = "dashboard", lang: str = "en", **options):
@@ -26,15 +27,15 @@ def show(timeline, view: str = "dashboard", lang: str = "en", **options):
     from blockviz.traffic.replay import Replay
     if isinstance(timeline, Replay):
         from blockviz.views.traffic_view import TrafficView, recorded_engine
-        if view == "traffic":
+        if view == TRAFFIC:
             return TrafficView(timeline, lang=lang, **options)
         timeline = recorded_engine(timeline)
-    elif view == "traffic":
+    elif view == TRAFFIC:
         raise ValueError("the traffic view draws a blockviz.traffic replay: show(traffic.replay(...), 'traffic')")
     from blockviz.views import dashboard, player, widgets  # ipywidgets only when a widget is asked for
     makers = {"dashboard": dashboard.Dashboard, "pool": widgets.PoolView, "mapping": widgets.MappingView,
               "chain": widgets.ChainView, "kv": widgets.KVView, "events": widgets.EventLog,
               "metrics": widgets.MetricsView, "player": player.Player}
     if view not in makers:
-        raise ValueError(f"unknown view {view!r}; choose one of {VIEWS}")
+        raise ValueError(f"unknown view {view!r}; choose one of {VIEWS} (or {TRAFFIC!r} for a blockviz.traffic replay)")
     return makers[view](timeline, lang=lang, **options)

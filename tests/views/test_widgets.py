@@ -200,6 +200,11 @@ def drawn_svg(widget) -> str:
     return widget.full["svg"] if isinstance(widget, PoolView) else widget.svg
 
 
+def test_the_traffic_view_is_a_replays_only():
+    with pytest.raises(ValueError, match="traffic.replay"):
+        show(fresh(), "traffic")
+
+
 @pytest.mark.filterwarnings("ignore:Glyph")  # Chinese figure labels without a CJK font installed
 @pytest.mark.parametrize("view", VIEWS)
 def test_show_makes_every_view(view):
