@@ -98,9 +98,11 @@ def missing_of(learner: type, checked: Iterable[str]) -> tuple[str, ...]:
 
 
 def assemble(learner: type, checked: Iterable[str], log: CallLog, hash_values: int | None = None,
-             trace: Trace | None = None) -> tuple[type, tuple[str, ...]]:
+             trace: Trace | None = None, reference: type = BlockManager) -> tuple[type, tuple[str, ...]]:
     """The class to run, and the checked methods it had to take from the engine (not written yet).
-    With `trace`, every method's calls are also kept there with the pool each left (culprit.py)."""
+    Every method not the learner's is `reference`'s: the engine's, or (lesson b0) the engine with its
+    cache left out (cacheless.py). With `trace`, every method's calls are also kept there with the
+    pool each left (culprit.py)."""
     checked = tuple(checked)
     bases = (learner,) if issubclass(learner, BlockManager) else (learner, BlockManager)
     namespace: dict[str, Any] = {}
@@ -109,7 +111,7 @@ def assemble(learner: type, checked: Iterable[str], log: CallLog, hash_values: i
         if name in checked and name not in missing:
             method = guarded(name, own(learner, name))
         else:
-            method = vars(BlockManager)[name]
+            method = getattr(reference, name)  # a plain function: looked up on the class
         namespace[name] = logged(name, method, log) if name in CALLED_BY_SCHEDULER else method
         if trace is not None:
             namespace[name] = traced(name, namespace[name], trace)

@@ -68,18 +68,48 @@ class Culprit:
 
 def culprit(mine: list[TracedCall], engine: list[TracedCall], labels: dict[int, str]) -> Culprit | None:
     """The first call, made by both sides in the same place, that returned or left something else;
-    None when the sides called different methods first (the report's call differences say so)."""
-    for a, b in zip(mine, engine):
+    a caller that made its inner call more or fewer times than the engine's (other_count); None when
+    the sides called different methods first otherwise (the report's call differences say so)."""
+    for i, (a, b) in enumerate(zip(mine, engine)):
         if (a.method, a.callers) != (b.method, b.callers):
-            return None
+            return other_count(mine[i:], engine[i:], labels)
         if a.args != b.args:  # the caller chose another block to hand it
             return Culprit(labels.get(a.seq_id, "?"), a, b, None) if a.callers else None
         if a.before != b.before:
             continue  # its caller changed the pool first: the caller is to blame
         if a.result != b.result or a.after != b.after:
-            label = labels.get(a.seq_id, "?")
-            effect = next(iter(state_differences(a.after, b.after)), None)
-            if effect is not None and effect.where == "":  # the call's request, kept unnamed in its pool
-                effect = Mismatch(effect.field, label, effect.mine, effect.engine)
-            return Culprit(label, a, b, effect)
+            return blamed(a, b, labels)
     return None
+
+
+def blamed(a: TracedCall, b: TracedCall, labels: dict[int, str]) -> Culprit:
+    """Call `a` at fault against the engine's `b`, with the first difference in the pool it left."""
+    label = labels.get(a.seq_id, "?")
+    effect = next(iter(state_differences(a.after, b.after)), None)
+    if effect is not None and effect.where == "":  # the call's request, kept unnamed in its pool
+        effect = Mismatch(effect.field, label, effect.mine, effect.engine)
+    return Culprit(label, a, b, effect)
+
+
+def outer_of(calls: list[TracedCall], call: TracedCall) -> TracedCall | None:
+    """The call `call` ran inside: the first later one of its caller's method at its caller's depth
+    (a call is kept as it returns, so its caller comes after it)."""
+    if not call.callers:
+        return None
+    return next((c for c in calls if (c.method, c.callers) == (call.callers[-1], call.callers[:-1])), None)
+
+
+def other_count(mine: list[TracedCall], engine: list[TracedCall], labels: dict[int, str]) -> Culprit | None:
+    """Where one side's caller makes one more inner call while the other's has already returned (an
+    allocate that takes one block too many, or one too few): the caller is at fault, with the pool
+    it left. Both lists start at the first call that differs."""
+    a, b = mine[0], engine[0]
+    if a.callers and (b.method, b.callers) == (a.callers[-1], a.callers[:-1]):  # yours called once more
+        a = outer_of(mine, a)
+    elif b.callers and (a.method, a.callers) == (b.callers[-1], b.callers[:-1]):  # yours called once fewer
+        b = outer_of(engine, b)
+    else:
+        return None
+    if a is None or b is None or a.args != b.args or a.before != b.before:
+        return None
+    return blamed(a, b, labels)

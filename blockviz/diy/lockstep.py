@@ -40,15 +40,17 @@ class EngineRun:
 
 
 def lockstep(learner: type, checked: tuple[str, ...], workloads: list[SeededWorkload], pictures: bool = False,
-             until: int | None = None) -> tuple[Divergence | None, int, int]:
+             until: int | None = None, reference: type = BlockManager) -> tuple[Divergence | None, int, int]:
     """The first divergence over the workloads in turn (None: the same at every step of each), the
     workloads run and the steps compared; with `pictures`, each side's pictures up to step `until`
-    (None: the end). One child runs the learner's side of them all."""
-    engines = [run_engine(w, pictures, until) for w in workloads]
+    (None: the end). One child runs the learner's side of them all. `reference` is the engine's
+    side (stages.py: the whole engine, or the engine without its cache for lesson b0)."""
+    engines = [run_engine(w, pictures, until, reference) for w in workloads]
     arrivals = [e.arrivals if until is None else e.arrivals[:until + 1] for e in engines]
     found: Divergence | None = None
     current, steps = 0, 0
-    with Child(lambda send: run_learner(learner, checked, workloads, arrivals, pictures, send)) as child:
+    with Child(lambda send: run_learner(learner, checked, workloads, arrivals, pictures, send,
+                                                     reference)) as child:
         for message in child.messages():
             kind = message[0]
             engine, workload = engines[current], workloads[current]
@@ -78,9 +80,10 @@ def lockstep(learner: type, checked: tuple[str, ...], workloads: list[SeededWork
     return found, current + 1, steps
 
 
-def run_engine(workload: SeededWorkload, pictures: bool, until: int | None) -> EngineRun:
+def run_engine(workload: SeededWorkload, pictures: bool, until: int | None,
+               reference: type = BlockManager) -> EngineRun:
     """The engine's side to its end: what arrives when (as the learner's side is told) and each step."""
-    engine = Side(BlockManager, (), workload, pictures)
+    engine = Side(reference, (), workload, pictures, reference)
     run = EngineRun([], [], engine.pictures, [])
     step = 0
     with Player(workload.workload, engine.sim) as player:  # the engine's side decides when requests arrive
@@ -116,12 +119,12 @@ def take(side: Side, step: int, until: int | None):
 
 
 def run_learner(learner: type, checked: tuple[str, ...], workloads: list[SeededWorkload],
-                arrivals: list[list[tuple[Request, ...]]], pictures: bool, send: Send):
+                arrivals: list[list[tuple[Request, ...]]], pictures: bool, send: Send, reference: type = BlockManager):
     """In the child: the learner's side of each workload, step by step as the engine's arrivals say,
     each step sent; it stops at the first fault (the parent stops reading at the first difference)."""
     for index, workload in enumerate(workloads):
         send(("workload", index))
-        mine = one_workload(learner, checked, workload, arrivals[index], pictures, send)
+        mine = one_workload(learner, checked, workload, arrivals[index], pictures, send, reference)
         if mine is None or pictures:
             if pictures:
                 send(("pictures", sendable(None if mine is None else mine.pictures)))
@@ -129,11 +132,11 @@ def run_learner(learner: type, checked: tuple[str, ...], workloads: list[SeededW
 
 
 def one_workload(learner: type, checked: tuple[str, ...], workload: SeededWorkload, arrivals: list[tuple[Request, ...]],
-                 pictures: bool, send: Send) -> Side | None:
+                 pictures: bool, send: Send, reference: type = BlockManager) -> Side | None:
     """The learner's side of one workload, sent step by step; None where it stopped with a fault."""
     WHERE.at(0, "")
     try:
-        mine = Side(learner, checked, workload, pictures)
+        mine = Side(learner, checked, workload, pictures, reference)
     except Stop as stop:
         send(("fault", 0, stop.fault, ()))
         return None

@@ -41,10 +41,12 @@ class BuildScheduler(Scheduler):
 
 class Side:
 
-    def __init__(self, learner: type, checked: tuple[str, ...], seeded: SeededWorkload, pictures: bool):
+    def __init__(self, learner: type, checked: tuple[str, ...], seeded: SeededWorkload, pictures: bool,
+                 reference: type = BlockManager):
         self.log = CallLog()
         self.trace = Trace() if pictures else None  # the run that draws the pictures also finds the method at fault
-        block_manager, self.missing = assemble(learner, checked, self.log, seeded.hash_values, self.trace)
+        block_manager, self.missing = assemble(learner, checked, self.log, seeded.hash_values, self.trace,
+                                                reference)
         self.limit = LineLimit(codes_of(learner, BlockManager))
         order = seeded.workload.free_order
         self.sim = replace(seeded.workload, free_order=None).simulator(record=False)
