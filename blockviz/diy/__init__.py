@@ -1,7 +1,9 @@
-"""The build-it-yourself track: the learner writes BlockManager methods (lessons b1_... to b4_...)
+"""The build-it-yourself track: the learner writes BlockManager methods (lessons b0_... to b4_...)
 and check() runs them against the engine's, step by step, on seeded random workloads.
 
-    stages.py     which methods each stage (and lesson) covers
+    stages.py     which methods each stage (and lesson) covers, and the engine each runs beside
+    cacheless.py  that engine for lesson b0: nano-vllm's BlockManager with its prefix cache left out
+    paging.py     lesson b0's answer: a paged allocator without a cache
     workloads.py  the seeded random workloads (blockviz.workload Workloads, with their seed and hash)
     assemble.py   the class a check runs: the learner's methods of the stage, the engine's for the rest
     limit.py      an instruction limit per engine step that cuts an endless loop in the learner's code
@@ -21,7 +23,7 @@ and check() runs them against the engine's, step by step, on seeded random workl
 """
 from blockviz.diy.check import check
 from blockviz.diy.report import Report
-from blockviz.diy.stages import METHODS, STAGES, Stage, stage_named
+from blockviz.diy.stages import METHODS, STAGES, WHOLE, Stage, stage_named
 from blockviz.diy.workloads import SeededWorkload, workload
 
-__all__ = ["METHODS", "STAGES", "Report", "SeededWorkload", "Stage", "check", "stage_named", "workload"]
+__all__ = ["METHODS", "STAGES", "Report", "SeededWorkload", "Stage", "check", "WHOLE", "stage_named", "workload"]

@@ -8,9 +8,9 @@ from blockviz.engine import block_manager as engine_module
 from blockviz.engine.block_manager import BlockManager
 
 
-def source(method: str) -> str:
-    """The engine's `method`, dedented: the solution a lesson reveals on request."""
-    return textwrap.dedent(inspect.getsource(getattr(BlockManager, method)))
+def source(method: str, cls: type = BlockManager) -> str:
+    """The engine's `method` (or `cls`'s), dedented: the solution a lesson reveals on request."""
+    return textwrap.dedent(inspect.getsource(getattr(cls, method)))
 
 
 def variant(name: str, method: str, old: str, new: str) -> type:

@@ -174,6 +174,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "hint.11.ref_after_preempt": {
         "en": "Count the block tables that hold the block before the preemption, then take away the victim's.",
         "zh": "数一数抢占前有几张块表持有这一块，再去掉被抢占者的那一张。"},
+    "hint.b0.blocks_for_prompt": {
+        "en": "Divide the prompt's tokens by the block size: when nothing is left over, does the request need a "
+              "block for the tokens it has not generated yet?",
+        "zh": "用提示的 token 数除以块大小：正好除尽时，请求还需要为尚未生成的 token 先要一块吗？"},
+    "hint.b0.next_blocks": {
+        "en": "Write the free queue after A leaves: which end do A's blocks join, in which order, and which end "
+              "does `_allocate_block` take from?",
+        "zh": "写出 A 离开后的空闲队列：A 的块加在哪一端、按什么顺序，`_allocate_block` 又从哪一端取？"},
     "hint.b1.can_allocate": {
         "en": "Compare the new prompt with A's block by block from the first and stop at the first block that "
               "differs: hits form a prefix, and the last block is never looked up.",

@@ -25,6 +25,7 @@ LESSONS: dict[str, dict[str, str]] = {
     "12_review": {"en": "Review: lessons 01–07, mixed", "zh": "复习：第 01–07 课交错练习"},
     "13_real_traffic": {"en": "Real traffic", "zh": "真实流量"},
     # the build-it-yourself track (blockviz/diy/): after the numbered lessons
+    "b0_paging": {"en": "Build it: paging, without a cache", "zh": "自己动手：分页，先不要缓存"},
     "b1_allocate": {"en": "Build it: admission", "zh": "自己动手：入场"},
     "b2_deallocate": {"en": "Build it: release", "zh": "自己动手：释放"},
     "b3_hash_blocks": {"en": "Build it: hash the computed blocks", "zh": "自己动手：为算完的块登记 hash"},

@@ -1,6 +1,6 @@
 """assemble(): the learner's methods of the stage checked, the engine's for the rest; stubs are not written."""
 from blockviz.diy.assemble import CallLog, assemble, is_stub, own
-from blockviz.diy.stages import METHODS, STAGES, methods_checked
+from blockviz.diy.stages import METHODS, STAGES, WHOLE, methods_checked
 from blockviz.engine.block_manager import BlockManager
 
 
@@ -56,4 +56,12 @@ def test_a_class_with_the_same_interface_gets_the_engine_as_its_base():
 
 def test_the_stages_cover_every_method_once():
     assert sorted(METHODS) == sorted({m for s in STAGES for m in s.methods})
-    assert len(METHODS) == len(set(METHODS))
+    assert len(METHODS) == len(set(METHODS))  # the whole engine's stages each write their own
+    assert [s.name for s in STAGES if s not in WHOLE] == ["paging"]  # b0 writes b1's and b2's without the cache
+
+
+def test_outside_the_paging_stage_the_methods_are_the_cacheless_engines():
+    from blockviz.diy.cacheless import CachelessBlockManager
+    cls, _ = assemble(BlockManager, methods_checked("paging"), CallLog(), reference=CachelessBlockManager)
+    assert cls.hash_blocks.__wrapped__ is CachelessBlockManager.hash_blocks
+    assert cls.may_append.__wrapped__ is BlockManager.may_append

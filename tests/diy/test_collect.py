@@ -5,7 +5,7 @@ import nbformat
 
 from blockviz.diy import check
 from blockviz.diy.collect import assembled, written_class
-from blockviz.diy.stages import METHODS, STAGES
+from blockviz.diy.stages import METHODS, WHOLE as STAGES  # b4 puts the whole engine's stages together
 from blockviz.diy.variants import source
 
 
