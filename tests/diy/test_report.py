@@ -1,4 +1,6 @@
 """The report: words in both languages, values escaped, both pools side by side, not-written stated."""
+import pytest
+
 from blockviz.diy import check
 from blockviz.diy.compare import Mismatch
 from blockviz.diy.words import describe
@@ -106,3 +108,19 @@ def test_a_caller_handing_out_other_blocks_is_to_blame():
     culprit = report.divergence.culprit
     assert culprit.method == "deallocate" and culprit.mine.method == "_deallocate_block"
     assert "yours called _deallocate_block(" in report.lines()[1]
+
+
+@pytest.mark.parametrize("count", ["len(seq) // self.block_size + 1", "len(seq) // self.block_size"])
+def test_a_caller_calling_its_helper_once_more_or_once_fewer_is_to_blame(count):
+    """allocate taking a block too many (or too few): the sides' inner calls part ways, one side's
+    _allocate_block against the other's allocate returning; allocate is blamed, with the table it left."""
+    from blockviz.diy.variants import variant
+    wrong = variant("Count", "allocate", "range(num_cached_blocks, seq.num_blocks)", f"range(num_cached_blocks, {count})")
+    for stage in ("allocate", "paging"):
+        report = check(wrong, stage)
+        culprit = report.divergence.culprit
+        assert culprit is not None and culprit.method == "allocate" and culprit.mine.method == "allocate", str(report)
+        assert culprit.effect.field == "block_table"
+        assert len(culprit.mine.after.requests[""].block_table) != len(culprit.engine.after.requests[""].block_table)
+        assert report.lines()[1].startswith("The method at fault: allocate, for request ")
+        assert check(wrong, stage, lang="zh").lines()[1].startswith("出错的方法：allocate，请求 ")

@@ -85,6 +85,8 @@ def run_until(source_name: str, variable: str, monkeypatch) -> dict:
 @pytest.mark.parametrize("lesson, variable, wrong, words", [
     ("02_block_lifecycle", "ex_hit", lambda ns: ns["c_blocks"], "never looks up"),   # every block of C counted
     ("05_under_pressure", "waste", lambda ns: 0, "tokens without K/V"),              # tokens, not slots
+    ("b0_paging", "ex_blocks", lambda ns: len(ns["prompt"]) // ns["B"] + 1, "len(seq) // block_size + 1"),  # one too many
+    ("b0_paging", "ex_next", lambda ns: ns["a_table"][::-1][:len(ns["c"].block_table)], "tail of the free queue"),
 ])
 def test_the_commonest_mistakes_are_diagnosed_by_name(lesson, variable, wrong, words, monkeypatch, tmp_path):
     monkeypatch.setenv("BLOCKVIZ_HOME", str(tmp_path))
