@@ -12,7 +12,7 @@ kind once, in the practice set's order.
 from __future__ import annotations
 
 from blockviz.exercises.kinds import KINDS
-from blockviz.lessons.self_assessment import LEVELS
+from blockviz.lessons.self_assessment import LEVELS, level_of
 
 # Seeds of the opening questions: lesson n asks 500 + 10 n + i, apart from the practice sets' (1..34).
 RETRIEVAL_SEED = 500
@@ -60,13 +60,14 @@ def retrieval_items(lesson: str) -> list[tuple[str, int]]:
 
 def lesson_ratings(saved: dict) -> dict[int, str]:
     """Each lesson's rating from its latest saved self-assessment, by lesson number: the level of the mean
-    of the skills rated, rounded toward the weaker (unrated skills left out); lessons with nothing rated
-    are absent."""
+    of the skills rated, rounded toward the weaker (unrated skills left out; a level saved as its label
+    reads as its key: self_assessment.level_of); lessons with nothing rated are absent."""
     levels: dict[int, list[int]] = {}
     for name, entries in saved.get("lessons", {}).items():
         if not name[:2].isdigit() or not entries:
             continue
-        rated = [LEVELS.index(level) for level in entries[-1].get("ratings", {}).values() if level in LEVELS]
+        rated = [LEVELS.index(level) for value in entries[-1].get("ratings", {}).values()
+                 if (level := level_of(value)) is not None]
         if rated:
             levels.setdefault(int(name[:2]), []).extend(rated)
     return {n: LEVELS[int(sum(v) / len(v))] for n, v in sorted(levels.items())}

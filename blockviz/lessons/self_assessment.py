@@ -6,6 +6,8 @@ import os
 import time
 from pathlib import Path
 
+from blockviz.i18n import LANGS, t
+
 LEVELS = ("not_yet", "with_notes", "closed_book")
 
 
@@ -32,3 +34,18 @@ def load_self_assessment(home: Path | None = None) -> dict:
         return {"version": 1, "lessons": {}}
     return json.loads(path.read_text(encoding="utf-8"))
 
+
+
+def level_of(value) -> str | None:
+    """The level a saved rating names: its key (what the widget saves), or its label in any language
+    ("closed book", "闭卷能做": what a hand-written entry may hold); None for unrated. A skill is saved
+    under its English text whatever the notebook's language, so rewording a Chinese label (lesson
+    12's 解码 and 预填充) leaves what was saved before readable."""
+    if value in LEVELS:
+        return value
+    if isinstance(value, str):
+        for lang in LANGS:
+            labels = t("lesson.levels", lang).split("|")
+            if value.strip() in labels:
+                return LEVELS[labels.index(value.strip())]
+    return None
