@@ -39,7 +39,9 @@ class LiveRunner:
     def schedule(self, workload: Workload, temperature: float = 0.0):
         """Requests that arrive while the engine runs: `workload`'s, added by the one workload driver
         (Player) before each step, its steps counted from now. Requests added to the session directly
-        (the teacher's) run beside them and keep the engine busy."""
+        (the teacher's) run beside them and keep the engine busy. A new schedule replaces the last."""
+        if self.player is not None:
+            self.player.close()
         self.player = Player(workload, self.session, temperature=temperature)
 
     def admit(self):
