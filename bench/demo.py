@@ -102,8 +102,7 @@ def run(settings: DemoSettings, plan, variant: str, viewers: int = 0) -> dict:
     server = link = crowd = None
     if variant == "without views":
         runner = LiveRunner(engine)
-        runner.schedule([lambda k=k: engine.add_request(plan.request_tokens(k), sampling(settings))
-                         for k in range(settings.requests)], settings.arrival_every)
+        runner.schedule(plan.workload(), settings.temperature)
         runner.admit()
     else:
         if variant == "every step":
@@ -131,11 +130,6 @@ def run(settings: DemoSettings, plan, variant: str, viewers: int = 0) -> dict:
         link.close()
         server.close()
     return result
-
-
-def sampling(settings: DemoSettings):
-    from blockviz.sampling_params import SamplingParams
-    return SamplingParams(temperature=settings.temperature, max_tokens=settings.max_tokens)
 
 
 # --- the simulated viewers (a process of their own) -------------------------------------

@@ -19,7 +19,9 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   number of engine steps run before it is added; `clock="seconds"`: a time in seconds, turned into
   steps by the driver's step-time model. `when_idle` (steps clock only): what an engine with
   nothing to run does before a later arrival: "refuse" (an error: the steps named cannot be
-  reached) or "advance" (the next arrivals are added now, sooner than named). On the seconds clock
+  reached), "advance" (the next arrivals are added now, sooner than named) or "shift" (the next
+  arrivals are added now and every later one as many steps sooner: the gaps between arrivals are
+  kept, the demo's one request every N steps after the last). On the seconds clock
   an idle engine always waits: time jumps to the next arrival, no step runs. `clock="turns"`: a
   closed-loop client; arrival is a turn number, and a turn's requests are added together once
   every request of the turns before has finished (the policy lab's streams, lesson 10's requests
@@ -159,7 +161,7 @@ class Workload:
     free_order: tuple[int, ...] | None = None
     max_model_len: int | None = None   # None: the Simulator's 4096, or the longest request if longer
     clock: Literal["steps", "seconds", "turns"] = "steps"
-    when_idle: Literal["refuse", "advance"] = "refuse"
+    when_idle: Literal["refuse", "advance", "shift"] = "refuse"
 
     def __post_init__(self):
         checks.whole("block_size", self.block_size, 1)
@@ -169,7 +171,7 @@ class Workload:
         if self.max_model_len is not None:
             checks.whole("max_model_len", self.max_model_len, 1)
         checks.one_of("clock", self.clock, ("steps", "seconds", "turns"))
-        checks.one_of("when_idle", self.when_idle, ("refuse", "advance"))
+        checks.one_of("when_idle", self.when_idle, ("refuse", "advance", "shift"))
         order = self.free_order
         if order is not None:
             if not isinstance(order, (list, tuple)) or any(type(b) is not int for b in order) \
@@ -309,6 +311,7 @@ class Player:
         self.next = 0                           # the first request not added yet
         self.now = 0.0                          # the seconds clock
         self.turn = -1                          # the turns clock: the turn being added
+        self.shifted = 0                        # when_idle="shift": steps the arrivals came sooner
         self.first = self.engine.num_steps      # arrivals count steps from here
         self.watcher = Watcher(self.engine, self.by_seq)
 
@@ -328,7 +331,7 @@ class Player:
         """Add every request whose time has come (an idle engine: see Workload.when_idle), or the first
         `most` of them (the rest at the next call: a replay keeps only a queue's worth of prompts
         made). Returns them."""
-        requests, clock = self.workload.requests, self.now if self.seconds else self.ran
+        requests, clock = self.workload.requests, self.now if self.seconds else self.ran + self.shifted
         if self.workload.clock == "turns":  # the next turn once every request of the turns before has finished
             if not self.all_added and self.engine.is_finished() and requests[self.next].arrival > self.turn:
                 self.turn = requests[self.next].arrival
@@ -336,13 +339,15 @@ class Player:
         elif not self.all_added and self.engine.is_finished() and requests[self.next].arrival > clock:
             if self.seconds:
                 self.now = clock = float(requests[self.next].arrival)  # idle: time passes, no step runs
-            elif until is not None and requests[self.next].arrival > until:
+            elif until is not None and requests[self.next].arrival - self.shifted > until:
                 return []                                             # nothing more happens before `until`
             elif self.workload.when_idle == "refuse":
                 raise ValueError(f"idle at step {self.ran} before {name_of(self.next, requests[self.next])} "
                                  f"arriving at step {requests[self.next].arrival}")
             else:
-                clock = requests[self.next].arrival                   # "advance": the next arrivals come now
+                if self.workload.when_idle == "shift":                # the later arrivals come as much sooner
+                    self.shifted += requests[self.next].arrival - clock
+                clock = requests[self.next].arrival                   # the next arrivals come now
         added, scheduler = [], self.engine.scheduler
         while not self.all_added and requests[self.next].arrival <= clock and (most is None or len(added) < most) and (
                 self.max_unfinished is None or len(scheduler.waiting) + len(scheduler.running) < self.max_unfinished):

@@ -10,7 +10,7 @@ LETTERS = "abcd"
 
 
 @st.composite
-def workloads(draw, clock: str = "steps"):
+def workloads(draw, clock: str = "steps", when_idle: str = "advance"):
     block_size = draw(st.integers(1, 4))
     requests = []
     for _ in range(draw(st.integers(1, 6))):
@@ -21,7 +21,7 @@ def workloads(draw, clock: str = "steps"):
     largest = max(blocks_needed(r.num_prompt_tokens + r.max_tokens - 1, block_size) for r in requests)
     return Workload(block_size=block_size, num_blocks=largest + draw(st.integers(0, 4)), requests=requests,
                     max_num_seqs=draw(st.integers(1, 4)), max_num_batched_tokens=draw(st.integers(1, 24)),
-                    clock=clock, when_idle="advance")
+                    clock=clock, when_idle=when_idle)
 
 
 @settings(max_examples=120, deadline=None)
@@ -38,6 +38,32 @@ def test_any_valid_workload_plays_to_completion_on_the_simulator(workload):
                                                      for e in played.served if e.added_step < s.added_step))
         assert len(s.cached_at_admission) == s.preemptions + 1
         assert all(0 <= c < s.request.num_prompt_tokens + s.request.max_tokens for c in s.cached_at_admission)
+
+
+@settings(max_examples=120, deadline=None)
+@given(workloads(when_idle="shift"))
+def test_shift_keeps_the_gaps_between_arrivals_and_brings_them_sooner_only_when_the_engine_ran_dry(workload):
+    played = play(workload, workload.simulator(record=False, eos=-1))
+    assert played.engine.is_finished()
+    sooner = 0  # steps the arrivals have come sooner so far
+    for k, s in enumerate(played.served):
+        assert s.seq.is_finished and 0 <= s.added_step < s.finished_step <= played.num_steps
+        now = s.request.arrival - s.added_step
+        assert now >= sooner  # never later than its gap to the one before says, never later than named
+        if now > sooner:      # sooner still: only because every request added before had finished
+            assert all(e.finished_step <= s.added_step for e in played.served[:k])
+        sooner = now
+
+
+def test_shift_counts_each_gap_from_the_arrival_before():
+    # one request every 3 steps; the first finishes at once, so the second comes sooner, and the
+    # third 3 steps after the second ("advance" would add it at its named step 6)
+    requests = [Request("ab", max_tokens=1, label="A"), Request("cd", max_tokens=8, arrival=3, label="B"),
+                Request("ef", max_tokens=1, arrival=6, label="C")]
+    assert [s.added_step for s in play(Workload(4, 8, requests, when_idle="shift")).served] == [0, 1, 4]
+    assert [s.added_step for s in play(Workload(4, 8, requests, when_idle="advance")).served] == [0, 1, 6]
+    with pytest.raises(ValueError, match="when_idle"):
+        Workload(4, 8, requests, when_idle="later")
 
 
 @settings(max_examples=60, deadline=None)

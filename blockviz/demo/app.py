@@ -63,8 +63,7 @@ class Demo(w.VBox):
         self._student_ids: list[int] = []
         self.live = LiveLoop(self.engine, settings, self.engine.notify, on_state=self._sync_button, say=self._say)
         self.runner = self.live.runner
-        self.runner.schedule([lambda k=k: self._add_tokens(self.plan.request_tokens(k), settings.max_tokens)
-                              for k in range(settings.requests)], settings.arrival_every)
+        self.runner.schedule(self.plan.workload(), settings.temperature)
         self.runner.admit()  # the first request(s) wait in frame 0, so the pool has something to show at once
         self.feed = ClassFeed(self.engine, header_html(self.plan, lang), tuple(self.plan.system_ids), self.ledger,
                               self.texts, lang)

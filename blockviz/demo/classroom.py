@@ -23,12 +23,11 @@ from string import Template
 
 import tornado.web
 import tornado.websocket
-from tornado.httpserver import HTTPServer
 from tornado.iostream import StreamClosedError
 from tornado.netutil import bind_sockets
 
-from blockviz.demo.bounded import (BODY_SECONDS, MAX_HEADER_BYTES, MAX_PROMPT_BODY, BoundedHandler, NotFound,
-                                   log, shallow_json)
+from blockviz.demo.bounded import (BODY_SECONDS, MAX_HEADER_BYTES, MAX_PROMPT_BODY, BoundedHandler,
+                                   BoundedHTTPServer, NotFound, log, shallow_json)
 from blockviz.i18n import t
 from blockviz.markup import esc
 
@@ -302,8 +301,8 @@ class ClassServer:
                 ready.set()
                 return
             limits = {"max_header_size": MAX_HEADER_BYTES, "body_timeout": BODY_SECONDS}
-            server = HTTPServer(class_app(self.hub), **limits)
-            publisher = HTTPServer(publisher_app(self.hub, self.key), **limits)
+            server = BoundedHTTPServer(class_app(self.hub), **limits)
+            publisher = BoundedHTTPServer(publisher_app(self.hub, self.key), **limits)
             server.add_sockets(class_sockets)
             publisher.add_sockets(publish_sockets)
             self.port = class_sockets[0].getsockname()[1]

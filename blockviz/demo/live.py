@@ -9,9 +9,10 @@ since the last one: each view draws the newest frame once (frames in between are
 only if someone steps back to them). The runner knows nothing about widgets; `refresh` is any
 callable, so the same loop drives the notebook, the benchmark and the tests.
 """
-from collections import deque
 from collections.abc import Callable
 from time import perf_counter
+
+from blockviz.workload import Player, Workload
 
 
 class LiveRunner:
@@ -26,9 +27,7 @@ class LiveRunner:
         self.budget = budget
         self.max_gap = max_gap  # one slow refresh (a cold start, a collection) never freezes the views longer
         self.clock = clock
-        self.arrivals: deque[Callable[[], object]] = deque()  # each call adds one request
-        self.arrival_every = 0
-        self._since_arrival = 0
+        self.player: Player | None = None  # the scripted requests' driver, once scheduled
         self._next_refresh = 0.0
         self.engine_seconds = 0.0   # inside session.advance()
         self.view_seconds = 0.0     # inside refresh
@@ -37,26 +36,25 @@ class LiveRunner:
 
     # --- scripted arrivals --------------------------------------------------------------
 
-    def schedule(self, arrivals: list[Callable[[], object]], every: int):
-        """Requests that arrive while the engine runs: the first before the next step, then one every
-        `every` steps (0: all at once). When the engine is idle the next one arrives at once."""
-        self.arrivals.extend(arrivals)
-        self.arrival_every = every
-        self._since_arrival = every
+    def schedule(self, workload: Workload, temperature: float = 0.0):
+        """Requests that arrive while the engine runs: `workload`'s, added by the one workload driver
+        (Player) before each step, its steps counted from now. Requests added to the session directly
+        (the teacher's) run beside them and keep the engine busy. A new schedule replaces the last."""
+        if self.player is not None:
+            self.player.close()
+        self.player = Player(workload, self.session, temperature=temperature)
 
     def admit(self):
-        if not self.arrivals:
-            return
-        if self.arrival_every == 0:
-            while self.arrivals:
-                self.arrivals.popleft()()
-        elif self._since_arrival >= self.arrival_every or self.session.is_finished():
-            self.arrivals.popleft()()
-            self._since_arrival = 0
+        if self.player is not None:
+            self.player.admit()
+
+    @property
+    def all_added(self) -> bool:
+        return self.player is None or self.player.all_added
 
     @property
     def has_work(self) -> bool:
-        return bool(self.arrivals) or not self.session.is_finished()
+        return not self.all_added or not self.session.is_finished()
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -66,10 +64,13 @@ class LiveRunner:
         if self.session.is_finished():
             return False
         start = self.clock()
-        self.session.advance()
+        try:
+            self.session.advance()
+        finally:  # a failed step is a step too: the driver marks what it finished
+            if self.player is not None:
+                self.player.stepped()
         self.engine_seconds += self.clock() - start
         self.steps += 1
-        self._since_arrival += 1
         return True
 
     def refresh_due(self) -> bool:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from blockviz.i18n import LANGS
 from blockviz.models.config import DTYPE_NAMES
+from blockviz.workload import Request, Workload
 
 SETTINGS_ENV = "BLOCKVIZ_DEMO_SETTINGS"   # the kernel finds the settings file through this
 SETTINGS_FILE = "blockviz-demo.json"
@@ -188,6 +189,15 @@ class Plan:
     def request_tokens(self, k: int) -> list[int]:
         prompts = self.settings.user_prompts
         return self.prompt_tokens(prompts[k % len(prompts)])
+
+    def workload(self) -> Workload:
+        """The scripted requests: the first at once, then one every arrival_every steps after the one
+        before (0: all at once). An engine that runs dry takes the next at once ("shift": the later
+        ones keep their gaps)."""
+        s = self.settings
+        requests = [Request(self.request_tokens(k), s.max_tokens, arrival=k * s.arrival_every) for k in range(s.requests)]
+        return Workload(s.block_size, self.num_blocks, requests, max_num_batched_tokens=s.max_num_batched_tokens,
+                        max_model_len=self.max_model_len, when_idle="shift")
 
     def check_fits(self, token_ids: list[int], max_tokens: int, what: str = "the request"):
         """A request must fit the pool and the model at its longest: the demo's requests may run to

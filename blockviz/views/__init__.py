@@ -7,8 +7,21 @@
 >>> show(sim)  # doctest: +SKIP
 """
 
+from typing import Protocol, runtime_checkable
+
 VIEWS = ("dashboard", "pool", "mapping", "chain", "kv", "events", "metrics", "player")  # of any engine timeline
 TRAFFIC = "traffic"  # of a blockviz.traffic replay only
+
+
+@runtime_checkable
+class TrafficRun(Protocol):
+    """A blockviz.traffic replay, told by what its views read (the traffic view its trace and hit rate
+    over time, the others its engine's recording): show asks without importing traffic, so views
+    depend on traffic only in the traffic view's own modules, and only once there is a replay."""
+    trace: object
+    engine: object
+
+    def hit_rate_over_time(self, bin_s: float = 60): ...
 
 
 def show(timeline, view: str = "dashboard", lang: str = "en", **options):
@@ -24,8 +37,7 @@ def show(timeline, view: str = "dashboard", lang: str = "en", **options):
                              f"its events cannot draw {view!r}")
         from blockviz.views.vllm_widget import WatchView
         return WatchView(timeline, lang=lang, **options)
-    from blockviz.traffic.replay import Replay
-    if isinstance(timeline, Replay):
+    if isinstance(timeline, TrafficRun):
         from blockviz.views.traffic_view import TrafficView, recorded_engine
         if view == TRAFFIC:
             return TrafficView(timeline, lang=lang, **options)

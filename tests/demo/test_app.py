@@ -94,7 +94,7 @@ def test_the_live_loop_yields_between_steps_and_stepping_back_pauses_it(settings
 
     async def resume():
         demo.play()
-        while not demo.engine.is_finished() or demo.runner.arrivals:
+        while demo.runner.has_work:
             await asyncio.sleep(0)
         demo.pause()
         while demo.live.task is not None:
@@ -111,7 +111,7 @@ def test_generate_says_when_every_request_has_finished_and_what_a_new_one_does(s
         demo.play()
         while not demo.live.idle:
             await asyncio.sleep(0.001)
-        assert demo.engine.is_finished() and not demo.runner.arrivals and demo.playing
+        assert demo.engine.is_finished() and demo.runner.all_added and demo.playing
         assert "every request has finished" in demo.message.value and "starts at once" in demo.message.value
         assert 'data-idle="1"' in demo.stats.value and "○ idle" in demo.stats.value
         assert "Pause" in demo.play_button.description

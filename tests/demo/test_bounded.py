@@ -1,12 +1,14 @@
 """The class server stays bounded whatever a client sends, on loopback: a body larger than its
-handler takes is a 413 on every path before any of it is kept, deep JSON is a 400, a key that is not
-ASCII a 403, garbage from the publisher is counted; the server answers normally afterwards."""
+handler takes is a 413 on every path before any of it is kept, headers past their cap a 431, deep JSON
+a 400, a key that is not ASCII a 403, garbage from the publisher is counted; the server answers
+normally afterwards."""
 import json
+import re
 import socket
 
 import pytest
 
-from blockviz.demo.bounded import MAX_JSON_DEPTH, MAX_PROMPT_BODY, shallow_json
+from blockviz.demo.bounded import MAX_HEADER_BYTES, MAX_JSON_DEPTH, MAX_PROMPT_BODY, shallow_json
 from tests.demo.test_classroom import get, post_prompt, publisher, send_full, server, message  # noqa: F401
 
 BIG = 20 << 20  # 20 MB: the server must not keep it
@@ -69,14 +71,48 @@ def test_a_key_that_is_not_ascii_is_a_403(server):
     assert raw(server.publish_port, request).startswith(b"HTTP/1.1 403")
 
 
-def test_oversized_headers_close_the_connection(server):
-    request = b"GET / HTTP/1.1\r\nHost: x\r\n" + b"X-Big: " + b"a" * (64 << 10) + b"\r\n\r\n"
-    try:
-        answer = raw(server.port, request)
-    except ConnectionResetError:
-        answer = b""
-    assert not answer.startswith(b"HTTP/1.1 200")
+def until_closed(s: socket.socket) -> bytes:
+    data = b""
+    while chunk := s.recv(65536):
+        data += chunk
+    return data
+
+
+def with_headers(size: int, path: bytes = b"/") -> bytes:
+    """A GET whose header block, its blank line included, is `size` bytes."""
+    head = b"GET " + path + b" HTTP/1.1\r\nHost: x\r\nX-Pad: "
+    return head + b"a" * (size - len(head) - 4) + b"\r\n\r\n"
+
+
+@pytest.mark.parametrize("size", [MAX_HEADER_BYTES + 1, 64 << 10, 4 << 20])
+def test_oversized_headers_are_a_431_then_the_connection_closes(server, size):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(with_headers(size))  # all of it: the server reads the rest before it closes, so no reset
+        answer = until_closed(s)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n") and b"Connection: close" in head
+    assert json.loads(body) == {"message": f"request headers here are at most {MAX_HEADER_BYTES} bytes"}
     assert get(server, "/")[0].status == 200
+
+
+def test_headers_at_the_cap_are_served_and_a_kept_alive_connection_is_capped_too(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(with_headers(MAX_HEADER_BYTES, b"/demo/static/class.css"))
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += s.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 200")
+        length = int(re.search(rb"Content-Length: (\d+)", answer).group(1))
+        while len(answer.partition(b"\r\n\r\n")[2]) < length:
+            answer += s.recv(65536)
+        s.sendall(with_headers(MAX_HEADER_BYTES + 1))  # the next request on the same connection
+        assert until_closed(s).startswith(b"HTTP/1.1 431")
+
+
+def test_the_publisher_answers_oversized_headers_431_too(server):
+    with socket.create_connection(("127.0.0.1", server.publish_port), timeout=10) as s:
+        s.sendall(with_headers(64 << 10, b"/publish"))
+        assert until_closed(s).startswith(b"HTTP/1.1 431")
 
 
 @pytest.mark.parametrize("junk", ["not json", "[1, 2]", "null", "\"text\"", "[" * 100_000, "x" * (5 << 20)])

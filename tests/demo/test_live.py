@@ -1,8 +1,10 @@
-"""LiveRunner: scripted arrivals, and refreshes that never take more than their share of the time."""
+"""LiveRunner: scripted arrivals (a workload, played by its driver), and refreshes that never take
+more than their share of the time."""
 import pytest
 
 from blockviz import Simulator
 from blockviz.demo.live import LiveRunner
+from blockviz.workload import Request, Workload
 
 
 class Clock:
@@ -25,32 +27,45 @@ class TimedSim(Simulator):
         self.clock.now += self.step_seconds
 
 
+def every(n: int, max_tokens: list[int]) -> Workload:
+    """The demo's scripted arrivals: request k after k × n steps, the gaps counted from the one before."""
+    return Workload(4, 16, [Request(f"request {k}", max_tokens=m, arrival=k * n, label=f"r{k}")
+                            for k, m in enumerate(max_tokens)], when_idle="shift")
+
+
 def test_arrivals_come_one_every_n_steps_and_at_once_when_idle():
     sim = Simulator(num_blocks=16, block_size=4)
     runner = LiveRunner(sim)
-    arrived = []
-    runner.schedule([lambda k=k: arrived.append((k, sim.num_steps)) or sim.add(f"request {k}", max_tokens=8)
-                     for k in range(3)], every=3)
-    assert runner.has_work and not arrived
+    runner.schedule(every(3, [8, 8, 8]))
+    assert runner.has_work and not sim.seqs
     runner.run()
-    assert [k for k, _ in arrived] == [0, 1, 2]
-    steps = [step for _, step in arrived]
-    assert steps == [0, 3, 6]
+    assert [s.added_step for s in runner.player.played.served] == [0, 3, 6]
+    assert [sim.labels[i] for i in sim.seqs] == ["r0", "r1", "r2"]
     assert sim.is_finished() and not runner.has_work
-    # when the engine runs dry before the next arrival is due, that request comes at once
+    # when the engine runs dry before the next arrival is due, that request comes at once, and the
+    # next one `every` steps after it (not at its named step)
     sim = Simulator(num_blocks=16, block_size=4)
     runner = LiveRunner(sim)
-    arrived = []
-    runner.schedule([lambda k=k: arrived.append(sim.num_steps) or sim.add(f"request {k}", max_tokens=1)
-                     for k in range(2)], every=5)
+    runner.schedule(every(5, [1, 8, 1]))
     runner.run()
-    assert arrived == [0, 1]
+    assert [s.added_step for s in runner.player.played.served] == [0, 1, 6]
+
+
+def test_requests_added_by_hand_run_beside_the_scripted_ones_and_keep_their_pace():
+    sim = Simulator(num_blocks=16, block_size=4)
+    runner = LiveRunner(sim)
+    runner.schedule(every(4, [1, 1]))
+    runner.step()
+    sim.add("by hand", max_tokens=6, label="teacher")  # the teacher's, while the engine runs
+    runner.run()
+    assert [s.added_step for s in runner.player.played.served] == [0, 4]  # the engine never ran dry
+    assert sim.seqs[next(i for i, label in sim.labels.items() if label == "teacher")].is_finished
 
 
 def test_every_zero_admits_all_at_once():
     sim = Simulator(num_blocks=16, block_size=4)
     runner = LiveRunner(sim)
-    runner.schedule([lambda k=k: sim.add(f"r{k}", max_tokens=2) for k in range(3)], every=0)
+    runner.schedule(every(0, [2, 2, 2]))
     runner.step()
     assert len(sim.seqs) == 3
 

@@ -11,6 +11,8 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from tests.engine.upstream import COMMIT, ROOT as UPSTREAM, text
 
 BLOCKVIZ = Path(__file__).resolve().parents[2] / "blockviz"
@@ -337,10 +339,14 @@ def copy_of_blockviz(tmp_path: Path, file: str, old: str, new: str) -> Path:
     return tmp_path
 
 
-def test_the_check_sees_a_new_line_and_a_difference_gone(tmp_path):
-    # the check's own reference: one comment more is unlisted; nano-vllm's `== 1` restored leaves an entry unmatched
-    root = copy_of_blockviz(tmp_path / "a", "engine/scheduler.py", "        # prefill\n", "        # prefill\n        # a note\n")
-    assert unlisted_and_gone(root) == ([("engine/scheduler.py", (30, 29), "        # a note\n")], [])
-    root = copy_of_blockviz(tmp_path / "b", "engine/block_manager.py", "== 1 % self.block_size:", "== 1:")
-    unlisted, gone = unlisted_and_gone(root)
-    assert unlisted == [] and [(f, lines) for f, lines, _ in gone] == [("engine/block_manager.py", (107, 107))]
+@pytest.mark.parametrize("file, old, new, unlisted, gone", [
+    # one comment more is unlisted
+    ("engine/scheduler.py", "        # prefill\n", "        # prefill\n        # a note\n",
+     [("engine/scheduler.py", (30, 29), "        # a note\n")], []),
+    # nano-vllm's `== 1` restored leaves an entry unmatched
+    ("engine/block_manager.py", "== 1 % self.block_size:", "== 1:", [], [("engine/block_manager.py", (107, 107))]),
+], ids=["a new line", "a difference gone"])
+def test_the_check_sees_a_new_line_and_a_difference_gone(tmp_path, file, old, new, unlisted, gone):
+    """The check's own reference: one edit to a copy of blockviz's engine files, and what it finds."""
+    found_unlisted, found_gone = unlisted_and_gone(copy_of_blockviz(tmp_path, file, old, new))
+    assert found_unlisted == unlisted and [(f, lines) for f, lines, _ in found_gone] == gone

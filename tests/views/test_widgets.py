@@ -1,3 +1,8 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import traitlets
 
@@ -11,6 +16,8 @@ from blockviz.views.render_view import default_seq, render_view
 from blockviz.views.widgets import ChainView, MappingView, PoolView
 
 from svgtools import parse, texts, with_attr
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def fresh() -> Simulator:
@@ -203,6 +210,29 @@ def drawn_svg(widget) -> str:
 def test_the_traffic_view_is_a_replays_only():
     with pytest.raises(ValueError, match="traffic.replay"):
         show(fresh(), "traffic")
+
+
+def test_showing_an_engine_never_imports_traffic():
+    """views depend on traffic one way, in the traffic view's modules only: show tells a replay by
+    its shape (TrafficRun), so every view of a Simulator, and the traffic view's error, import none
+    of blockviz.traffic (a fresh interpreter: this one may have imported it for other tests)."""
+    code = ("import sys\n"
+            "from blockviz import Simulator\n"
+            "from blockviz.views import VIEWS, show\n"
+            "sim = Simulator(num_blocks=12, block_size=4)\n"
+            "sim.add('the cat sat', max_tokens=2)\n"
+            "sim.run(1)\n"
+            "for view in VIEWS:\n"
+            "    show(sim, view)\n"
+            "try:\n"
+            "    show(sim, 'traffic')\n"
+            "except ValueError:\n"
+            "    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('blockviz.traffic')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
 
 
 @pytest.mark.filterwarnings("ignore:Glyph")  # Chinese figure labels without a CJK font installed
