@@ -3,8 +3,8 @@
 A Snapshot uses the BlockManager's attribute names (blocks, free_block_ids, used_block_ids,
 hash_to_block_id), so pure functions such as states.classify accept a live BlockManager or a
 recorded step. Making one copies nothing: each attribute reads the History at its step the first
-time it is asked for (a block or a request is a binary search; the map, which views read whole, is
-built once per Snapshot and kept with it; the whole pool as arrays, `columns`, and the free queue
+time it is asked for (a block, a request or a hash is a binary search; the whole map, when read
+whole, is built once per Snapshot and kept with it; the whole pool as arrays, `columns`, and the free queue
 from them, come from a step next to it with the blocks written in between read again: trace/columns.py).
 """
 from array import array
@@ -144,6 +144,42 @@ class UsedBlocks(Set):
         return len(self.ids)
 
 
+class HashMap(Mapping):
+    """snapshot.hash_to_block_id: one hash is a binary search; the whole map, built when first
+    iterated, a pass over every hash the recording holds."""
+
+    def __init__(self, history: History, step: int):
+        self.history, self.step = history, step
+
+    def __getitem__(self, h) -> int:
+        versions = self.history.hashes.get(h)
+        block_id = -1 if versions is None else versions.at(self.step, -1)
+        if block_id == -1:
+            raise KeyError(h)
+        return block_id
+
+    @cached_property
+    def entries(self) -> dict[int, int]:
+        step, found = self.step, {}
+        for h, versions in self.history.hashes.items():
+            block_id = versions.at(step, -1)
+            if block_id != -1:
+                found[h] = block_id
+        return found
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __eq__(self, other) -> bool:
+        return dict(self.entries) == other if isinstance(other, Mapping) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"HashMap({self.entries!r})"
+
+
 class SeqMap(Mapping):
     """snapshot.seqs: every request that had arrived by this step, in arrival order."""
 
@@ -207,13 +243,8 @@ class Snapshot:
         return FreeQueue(self.columns.queue().astype(np.int64).tobytes())
 
     @cached_property
-    def hash_to_block_id(self) -> dict[int, int]:
-        step, found = self.step, {}
-        for h, versions in self.history.hashes.items():
-            block_id = versions.at(step, -1)
-            if block_id != -1:
-                found[h] = block_id
-        return found
+    def hash_to_block_id(self) -> "HashMap":
+        return HashMap(self.history, self.step)
 
     @cached_property
     def waiting(self) -> tuple[int, ...]:
