@@ -20,7 +20,8 @@ MOSTLY = 4         # more changed blocks than num_blocks // MOSTLY in between: r
 class PoolColumns(NamedTuple):
     """Per block, at one step (read-only arrays)."""
     ref: np.ndarray      # int64 ref_count
-    hashed: np.ndarray   # bool: has a hash (hashes are 64-bit unsigned: the views read them per block)
+    hashed: np.ndarray   # bool: has a hash
+    hash: np.ndarray     # uint64: the hash where hashed, else 0 (hashes are 64-bit unsigned: -1 does not fit)
     tokens: np.ndarray   # bool: holds token ids (set when hash_blocks registers a full block)
     ticket: np.ndarray   # int64 free-queue ticket, -1: in use; the queue is the free blocks by ticket
     mapped: np.ndarray   # bool: hashed and hash_to_block_id[hash] is this block
@@ -28,6 +29,10 @@ class PoolColumns(NamedTuple):
     @property
     def free(self) -> np.ndarray:
         return self.ticket >= 0
+
+    def hashes(self) -> list[int]:
+        """Each block's hash as the BlockManager writes it (-1: none), as Python ints."""
+        return [h if k else -1 for h, k in zip(self.hash.tolist(), self.hashed.tolist())]
 
     def queue(self) -> np.ndarray:
         """The free queue's block ids, head first (snapshot.free_block_ids)."""
@@ -65,6 +70,7 @@ def derived(history: History, step: int) -> PoolColumns:
 def whole(history: History, step: int) -> PoolColumns:
     n = history.num_blocks
     ref, hashed, tokens, mapped = np.zeros(n, np.int64), np.zeros(n, bool), np.zeros(n, bool), np.zeros(n, bool)
+    hash_ = np.zeros(n, np.uint64)
     ticket = np.asarray(history.initial_ticket, dtype=np.int64).copy()
     hashes = history.hashes
     for block_id, versions in history.blocks.items():
@@ -72,22 +78,23 @@ def whole(history: History, step: int) -> PoolColumns:
         if view is not None:
             ref[block_id], tokens[block_id] = view.ref_count, bool(view.token_ids)
             if view.hash != -1:
-                hashed[block_id] = True
+                hashed[block_id], hash_[block_id] = True, view.hash
                 entry = hashes.get(view.hash)
                 mapped[block_id] = entry is not None and entry.at(step, -1) == block_id
     for block_id, versions in history.tickets.items():
         t = versions.at(step)
         if t is not None:
             ticket[block_id] = t
-    return frozen([ref, hashed, tokens, ticket, mapped])
+    return frozen([ref, hashed, hash_, tokens, ticket, mapped])
 
 
-def read(history: History, step: int, blocks: list[int], ref, hashed, tokens, ticket, mapped):
+def read(history: History, step: int, blocks: list[int], ref, hashed, hash_, tokens, ticket, mapped):
     """Read `blocks` again at `step` into the arrays."""
     hashes = history.hashes
     for block_id in blocks:
         view = history.block(block_id, step)
         ref[block_id], hashed[block_id], tokens[block_id] = view.ref_count, view.hash != -1, bool(view.token_ids)
+        hash_[block_id] = max(view.hash, 0)
         ticket[block_id] = history.ticket(block_id, step)
         entry = hashes.get(view.hash) if view.hash != -1 else None
         mapped[block_id] = entry is not None and entry.at(step, -1) == block_id
