@@ -30,10 +30,6 @@ class PoolColumns(NamedTuple):
     def free(self) -> np.ndarray:
         return self.ticket >= 0
 
-    def hashes(self) -> list[int]:
-        """Each block's hash as the BlockManager writes it (-1: none), as Python ints."""
-        return [h if k else -1 for h, k in zip(self.hash.tolist(), self.hashed.tolist())]
-
     def queue(self) -> np.ndarray:
         """The free queue's block ids, head first (snapshot.free_block_ids)."""
         free = np.flatnonzero(self.ticket >= 0)

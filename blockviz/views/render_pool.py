@@ -163,7 +163,8 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     top = PAD + 22
     cells, rings = [], []  # rings: the top left of each cell changed this step
     # plain ints, read per cell: a compact pool's cells need no block read one by one
-    code_of, place_of, ref_of, hash_of = codes.tolist(), places.tolist(), cols.ref.tolist(), cols.hashes()
+    code_of, place_of, ref_of = codes.tolist(), places.tolist(), cols.ref.tolist()
+    hash_of, hashed_of = cols.hash.tolist(), cols.hashed.tolist()
     row = col = i = 0  # cells flow in rows; a folded run takes a row of its own
     while i < snapshot.num_blocks:
         if i in folds:
@@ -180,7 +181,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
             cells.append(cell)
             row, col, i = row + 1, 0, folds[i] + 1
             continue
-        ref, h = ref_of[i], hash_of[i]
+        ref, h = ref_of[i], hash_of[i] if hashed_of[i] else -1
         state = STATES[code_of[i]]
         x = PAD + col * (cell_w + GAP)
         y = top + row * (cell_h + GAP)
