@@ -13,6 +13,7 @@ import numpy as np
 from blockviz.trace.history import History
 
 KEPT = 8           # steps whose columns a History keeps (a view steps back and forth around one)
+KEPT_BYTES = 64 * 2**20  # and at most this much of them: 27 bytes a block, 4M blocks make 108 MB a step
 NEAR = 512         # a kept step at most this far away is a base for another
 MOSTLY = 4         # more changed blocks than num_blocks // MOSTLY in between: read the pool whole
 
@@ -43,7 +44,8 @@ def columns_at(history: History, step: int) -> PoolColumns:
     if columns is None:
         columns = derived(history, step)
     kept[step] = columns  # the newest last
-    while len(kept) > KEPT:
+    most = max(2, min(KEPT, KEPT_BYTES // max(1, sum(a.nbytes for a in columns))))
+    while len(kept) > most:
         del kept[next(iter(kept))]
     return columns
 

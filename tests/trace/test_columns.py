@@ -83,3 +83,13 @@ def test_a_step_next_to_a_kept_one_reads_only_the_blocks_written_in_between(monk
     columns_at(history, sim.num_steps - 1)
     assert read == [sorted(set(history.changed.get(sim.num_steps, ())))]
 
+
+
+def test_a_huge_pool_keeps_fewer_steps_of_columns(monkeypatch):
+    sim, seen = live_run(4096, 2, [("ab" * 8, 4), ("ba" * 6, 3)])
+    history = sim.frames.build(sim.num_steps)
+    history.columns_kept.clear()
+    monkeypatch.setattr(columns_module, "KEPT_BYTES", 3 * 4096 * 27)  # three steps' worth
+    for step in sorted(seen):
+        columns_at(history, step)
+    assert list(history.columns_kept) == sorted(seen)[-3:]
