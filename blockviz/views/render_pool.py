@@ -1,6 +1,5 @@
 """The block pool: every physical block with its lifecycle state, as SVG (and one block in detail, as HTML)."""
 import re
-from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable, Iterable, NamedTuple
 
@@ -122,8 +121,7 @@ def fold_runs(snapshot: Snapshot, codes: np.ndarray, places: np.ndarray, touched
     place (only whether a block waits, and if next), so there free and cached-free blocks fold; where
     cells show their place (and tokens), only free blocks without tokens, consecutive in the free
     queue too: all a cell could say of each is one number more than of the one before."""
-    free = codes == FOLDING[0]
-    foldable = free & ~snapshot.columns.tokens
+    foldable = (codes == FOLDING[0]) & ~snapshot.columns.tokens
     if compact:
         foldable |= codes == FOLDING[1]
     foldable &= places > 0
@@ -141,7 +139,8 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
                  selected: int | None = None, compact: bool | None = None, legend: bool = True,
                  kept: dict | None = None, columns: int | None = None) -> PoolPicture:
     """`kept`: a dict a caller keeps from one call to the next (a widget): a block (or a folded run,
-    keyed ("fold", first)) whose cell would come out the same is not drawn again (most of a large pool, from one step to the next).
+    keyed ("fold", first)) whose cell would come out the same is not drawn again (most of a large
+    pool, from one step to the next).
     `columns`: cells per row (default: as many as 800 px hold), e.g. what the page's pane has room
     for; the header is cut and the legend's lines wrap to the width they make."""
     decode = decode or default_decode
@@ -181,7 +180,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
             cells.append(cell)
             row, col, i = row + 1, 0, folds[i] + 1
             continue
-        ref, h = ref_of[i], hash_of[i] if hashed_of[i] else -1
+        ref, h = ref_of[i], (hash_of[i] if hashed_of[i] else -1)
         state = STATES[code_of[i]]
         x = PAD + col * (cell_w + GAP)
         y = top + row * (cell_h + GAP)
