@@ -130,8 +130,7 @@ class UsedBlocks(Set):
 
     @cached_property
     def ids(self) -> frozenset[int]:
-        step = self.step
-        return frozenset(b for b, v in self.history.tickets.items() if v.at(step) == -1)
+        return frozenset(np.flatnonzero(columns_at(self.history, self.step).ticket == -1).tolist())
 
     def __iter__(self) -> Iterator[int]:
         return iter(sorted(self.ids))
