@@ -16,7 +16,7 @@ baseline); then each renderer alone, the pool widget's per-step work (picture, p
 previous step, JSON) with the size of what it sends, and of what it sends ahead, and live steps
 that run the engine; last, the KV view's index over a pool as large as a GPU's. Goal: <= 10 ms per
 step at 1024 blocks before sending ahead. At 65 536 blocks (a pool sized from GPU memory) long
-runs of idle free blocks fold, so a step costs about what the blocks in use cost; --workload 4096
+runs of idle free or cached-free blocks fold, so a step costs about what the other blocks cost; --workload 4096
 keeps the requests of 4096 blocks.
 """
 import argparse

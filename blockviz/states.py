@@ -1,6 +1,8 @@
 """The six block lifecycle states, derived from BlockManager state (never stored)."""
 from enum import Enum
 
+import numpy as np
+
 
 class BlockState(str, Enum):
     FREE = "free"                # in the free queue, no hash: nothing to reuse
@@ -9,6 +11,9 @@ class BlockState(str, Enum):
     FILLING = "filling"          # owned, not yet full and computed
     CACHED = "cached"            # owned by one request, full, hashed
     SHARED = "shared"            # in several block tables
+
+
+STATES = tuple(BlockState)  # a state code (state_codes) is its index here
 
 
 def classify_block(pool, block_id: int) -> BlockState:
@@ -27,12 +32,27 @@ def classify_block(pool, block_id: int) -> BlockState:
     return BlockState.CACHED
 
 
+def state_codes(pool) -> np.ndarray:
+    """Every block's state as its index in STATES (int8), classify_block's rule on whole arrays: a
+    Snapshot's columns (trace/columns.py), or a BlockManager read block by block."""
+    columns = getattr(pool, "columns", None)
+    if columns is not None:
+        free, hashed, mapped, ref = columns.free, columns.hashed, columns.mapped, columns.ref
+    else:
+        used, table = pool.used_block_ids, pool.hash_to_block_id
+        free = np.array([b.block_id not in used for b in pool.blocks], bool)
+        hashed = np.array([b.hash != -1 for b in pool.blocks], bool)
+        mapped = np.array([b.hash != -1 and table.get(b.hash) == b.block_id for b in pool.blocks], bool)
+        ref = np.array([b.ref_count for b in pool.blocks], np.int64)
+    in_queue = np.where(hashed, np.where(mapped, 1, 2), 0)  # free, cached-free, stale-free
+    held = np.where(ref >= 2, 5, np.where(hashed, 4, 3))     # filling, cached, shared
+    return np.where(free, in_queue, held).astype(np.int8)
+
+
 def classify(pool) -> list[BlockState]:
-    return [classify_block(pool, i) for i in range(len(pool.blocks))]
+    return [STATES[code] for code in state_codes(pool).tolist()]
 
 
 def count_states(pool) -> dict[BlockState, int]:
-    counts = {state: 0 for state in BlockState}
-    for state in classify(pool):
-        counts[state] += 1
-    return counts
+    counts = np.bincount(state_codes(pool), minlength=len(STATES))
+    return {state: int(n) for state, n in zip(STATES, counts)}

@@ -1,4 +1,6 @@
 """The six lifecycle states, each built by a real engine run and read back by the classifier."""
+from hypothesis import HealthCheck, given, settings, strategies as st
+
 from blockviz.engine.block_manager import BlockManager
 from blockviz.sim import Simulator
 from blockviz.states import BlockState, classify, classify_block, count_states
@@ -11,6 +13,9 @@ def ids(text: str) -> list[int]:
 def check_pool_and_snapshot_agree(sim: Simulator):
     bm = sim.scheduler.block_manager
     assert classify(bm) == classify(sim.snapshot())
+    # the whole-pool rule (state_codes, on arrays) is classify_block's, block by block
+    for pool in (bm, sim.snapshot()):
+        assert classify(pool) == [classify_block(pool, i) for i in range(len(bm.blocks))]
     counts = count_states(bm)
     assert sum(counts.values()) == len(bm.blocks)
     assert counts == count_states(sim.snapshot())
@@ -92,3 +97,21 @@ def test_filling_while_a_prompt_is_chunked():
     states = [classify_block(bm, i) for i in seq.block_table]
     assert states == [BlockState.CACHED, BlockState.FILLING, BlockState.FILLING]
     check_pool_and_snapshot_agree(sim)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(num_blocks=st.integers(2, 12), block_size=st.integers(1, 3), budget=st.integers(2, 8),
+       reqs=st.lists(st.tuples(st.text("ab", min_size=1, max_size=10), st.integers(1, 4)), min_size=1, max_size=6))
+def test_the_whole_pool_rule_is_the_block_rule_at_every_step(num_blocks, block_size, budget, reqs):
+    sim = Simulator(num_blocks=num_blocks, block_size=block_size, max_num_batched_tokens=budget)
+    for k, (prompt, max_tokens) in enumerate(reqs):
+        try:
+            sim.add(prompt, max_tokens=max_tokens)
+        except ValueError:
+            continue
+        if k % 2:
+            sim.step()
+            check_pool_and_snapshot_agree(sim)
+    while not sim.is_finished():
+        sim.step()
+        check_pool_and_snapshot_agree(sim)

@@ -48,9 +48,14 @@ STRINGS: dict[str, dict[str, str]] = {
                     "zh": "缺角与q0：下一次分配取走此块（qN：在空闲队列中的位置）"},
     "pool.fold": {"en": "blocks {first}–{last} · {n} free, nothing to reuse · free queue {q0}–{q1}",
                   "zh": "块{first}–{last} · {n}块空闲，没有可复用内容 · 空闲队列位置{q0}–{q1}"},
-    "legend.fold": {"en": "a whole row: {n} or more free blocks in a row, unchanged this step and in free-queue order, "
-                          "as one (click it)",
-                    "zh": "整行一格：{n}个以上相邻的空闲块，本步未变且在空闲队列中顺序相同，合为一格（点击查看详情）"},
+    "pool.fold_run": {"en": "blocks {first}–{last} · {n} {state} ({meaning})",
+                      "zh": "块{first}–{last} · {n}块{state}（{meaning}）"},
+    "legend.fold": {"en": "a whole row: {n} or more free blocks in a row, unchanged this step and in free-queue order "
+                          "(click: the first)",
+                    "zh": "整行一格：{n}个以上相邻的空闲块，本步未变且在空闲队列中顺序相同（点击：单独显示其第一块）"},
+    "legend.fold_compact": {"en": "a whole row: {n} or more blocks in a row, all free or all cached-free, unchanged "
+                                  "this step (click: the first)",
+                            "zh": "整行一格：{n}个以上相邻的块，同为空闲或同为可复用缓存，本步未变（点击：单独显示其第一块）"},
 
     # block detail
     "detail.title": {"en": "block {block} at step {step}", "zh": "第{step}步的块{block}"},
@@ -66,8 +71,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "detail.text": {"en": "text", "zh": "文本"},
     "detail.holders": {"en": "held by", "zh": "持有它的请求"},
     "detail.queue": {"en": "free queue position", "zh": "空闲队列位置"},
-    "detail.fold_title": {"en": "blocks {first}–{last} at step {step}", "zh": "第{step}步的块{first}–{last}"},
-    "detail.blocks": {"en": "blocks", "zh": "块"},
 
     # request status
     "status.waiting": {"en": "waiting", "zh": "等待中"},

@@ -101,19 +101,32 @@ class History:
         self.hashes: dict[int, Versions] = {}   # hash -> block id it maps to (-1: not in the map)
         self.seqs: dict[int, SeqHistory] = {}   # in arrival order
         self.next_back, self.next_front = 0, 0  # order keys: a queue lists its requests by key
+        # step -> blocks whose value, free-queue ticket or map entry that step wrote: what a picture
+        # of the whole pool re-reads to go from one step to the next (trace/columns.py)
+        self.changed: dict[int, array] = {}
+        self.columns_kept: dict = {}            # step -> PoolColumns, kept by trace/columns.py
 
     # --- writing ----------------------------------------------------------------------------
 
+    def _changed(self, step: int, block_id: int):
+        ids = self.changed.get(step)
+        if ids is None:
+            ids = self.changed[step] = array("q")
+        ids.append(block_id)
+
     def set_block(self, step: int, view: BlockView):
+        self._changed(step, view.block_id)
         versions = self.blocks.get(view.block_id)
         if versions is None:
             versions = self.blocks[view.block_id] = Versions()
         versions.set(step, view)
 
     def leave_free_queue(self, step: int, block_id: int):
+        self._changed(step, block_id)
         self._ticket(block_id).set(step, -1)
 
     def join_free_queue(self, step: int, block_id: int):
+        self._changed(step, block_id)
         self._ticket(block_id).set(step, self.next_ticket)
         self.next_ticket += 1
 
@@ -127,6 +140,11 @@ class History:
         versions = self.hashes.get(h)
         if versions is None:
             versions = self.hashes[h] = Versions()
+        was = versions.last
+        if was is not None and was != -1:
+            self._changed(step, was)  # the block it mapped to: may turn stale
+        if block_id != -1:
+            self._changed(step, block_id)
         versions.set(step, block_id)
 
     def add_seq(self, seq: SeqHistory):
@@ -209,6 +227,10 @@ class History:
         del self.packed[:step - self.first_step]
         for old in [s for s in self.payloads if s < step]:
             del self.payloads[old]
+        for old in [s for s in self.changed if s <= step]:  # a picture of `step` is read whole
+            del self.changed[old]
+        for old in [s for s in self.columns_kept if s < step]:
+            del self.columns_kept[old]
         for table in (self.blocks, self.tickets):
             for versions in table.values():
                 versions.forget_before(step)

@@ -3,8 +3,9 @@
 A Snapshot uses the BlockManager's attribute names (blocks, free_block_ids, used_block_ids,
 hash_to_block_id), so pure functions such as states.classify accept a live BlockManager or a
 recorded step. Making one copies nothing: each attribute reads the History at its step the first
-time it is asked for (a block or a request is a binary search; the free queue and the map, which
-views read whole, are built once per Snapshot and kept with it).
+time it is asked for (a block, a request or a hash is a binary search; the whole map, when read
+whole, is built once per Snapshot and kept with it; the whole pool as arrays, `columns`, and the free queue
+from them, come from a step next to it with the blocks written in between read again: trace/columns.py).
 """
 from array import array
 from collections.abc import Iterator, Mapping, Sequence as SequenceABC, Set
@@ -12,6 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
+from blockviz.trace.columns import PoolColumns, columns_at
 from blockviz.trace.events import Scheduled
 from blockviz.trace.history import EMPTY_TABLE, BlockView, History, SeqHistory
 
@@ -128,8 +130,7 @@ class UsedBlocks(Set):
 
     @cached_property
     def ids(self) -> frozenset[int]:
-        step = self.step
-        return frozenset(b for b, v in self.history.tickets.items() if v.at(step) == -1)
+        return frozenset(np.flatnonzero(columns_at(self.history, self.step).ticket == -1).tolist())
 
     def __iter__(self) -> Iterator[int]:
         return iter(sorted(self.ids))
@@ -140,6 +141,42 @@ class UsedBlocks(Set):
 
     def __len__(self) -> int:
         return len(self.ids)
+
+
+class HashMap(Mapping):
+    """snapshot.hash_to_block_id: one hash is a binary search; the whole map, built when first
+    iterated, a pass over every hash the recording holds."""
+
+    def __init__(self, history: History, step: int):
+        self.history, self.step = history, step
+
+    def __getitem__(self, h) -> int:
+        versions = self.history.hashes.get(h)
+        block_id = -1 if versions is None else versions.at(self.step, -1)
+        if block_id == -1:
+            raise KeyError(h)
+        return block_id
+
+    @cached_property
+    def entries(self) -> dict[int, int]:
+        step, found = self.step, {}
+        for h, versions in self.history.hashes.items():
+            block_id = versions.at(step, -1)
+            if block_id != -1:
+                found[h] = block_id
+        return found
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __eq__(self, other) -> bool:
+        return dict(self.entries) == other if isinstance(other, Mapping) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"HashMap({self.entries!r})"
 
 
 class SeqMap(Mapping):
@@ -194,32 +231,19 @@ class Snapshot:
         return self.history.num_blocks
 
     @cached_property
-    def free_block_ids(self) -> FreeQueue:
-        """Blocks still holding the ticket of the first order come first, in that order; then every
-        block that rejoined the queue since, by ticket (later tickets are larger)."""
-        h, step = self.history, self.step
-        unmoved = np.ones(h.num_blocks, dtype=bool)
-        rejoined = []
-        for block_id, versions in h.tickets.items():
-            ticket = versions.at(step)
-            if ticket is not None and ticket != h.initial_ticket[block_id]:
-                unmoved[block_id] = False
-                if ticket >= 0:
-                    rejoined.append((ticket, block_id))
-        order = h.initial_order_array
-        rejoined.sort()
-        queue = FreeQueue(order[unmoved[order]].astype(np.int64).tobytes())
-        queue.extend(block_id for _, block_id in rejoined)
-        return queue
+    def columns(self) -> PoolColumns:
+        """Every block's ref count, hash, ticket and map entry as arrays (trace/columns.py)."""
+        return columns_at(self.history, self.step)
 
     @cached_property
-    def hash_to_block_id(self) -> dict[int, int]:
-        step, found = self.step, {}
-        for h, versions in self.history.hashes.items():
-            block_id = versions.at(step, -1)
-            if block_id != -1:
-                found[h] = block_id
-        return found
+    def free_block_ids(self) -> FreeQueue:
+        """The free blocks by ticket: those still holding the ticket of the first order first, in
+        that order, then every block that rejoined the queue since (later tickets are larger)."""
+        return FreeQueue(self.columns.queue().astype(np.int64).tobytes())
+
+    @cached_property
+    def hash_to_block_id(self) -> "HashMap":
+        return HashMap(self.history, self.step)
 
     @cached_property
     def waiting(self) -> tuple[int, ...]:

@@ -5,7 +5,7 @@ import sys
 
 from blockviz.traffic.lengths import HASH_BLOCK
 from blockviz.traffic.read import SHIPPED, load
-from blockviz.traffic.replay import ARRIVALS, POLICIES
+from blockviz.traffic.replay import ARRIVALS, POLICIES, check_lengths
 
 
 def pool_sizes(text: str) -> list[int]:
@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         trace = load(args.trace)
         if args.head is not None:
             trace = trace.head(args.head)
+        check_lengths(trace, args.tokens_per_id)  # a request the engine cannot serve: said before any work
         theoretical = trace.theoretical_hit_rate(args.tokens_per_id)
         print(trace.summary())
         points = capacity_curve(trace, args.pools, jobs=args.jobs, bars=not args.no_progress,

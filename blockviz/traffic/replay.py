@@ -18,6 +18,9 @@ workload like every other (blockviz.workload), played by the one driver.
 - The engine's free queue is an OrderedFreeQueue (free_queue.py): the same order as nano-vllm's
   deque, with the O(1) remove a pool of 100 000 blocks needs.
 - Cached tokens per request are counted at its first admission, as vLLM's `cached_tokens`.
+- The engine's max_model_len is the trace's longest request (prompt + output, scaled), so no
+  request is refused for its length; one longer than the engine can take at all
+  (checks.MAX_SIM_MODEL_LEN) is a ValueError naming it, before anything is replayed.
 - record=False (the default: a whole trace is 16 000 steps of pools of 100 000 blocks) keeps no
   recording and lets go of each finished request's tokens; record=True keeps the engine's
   recording for the views (a window of a trace; nano-vllm's policy only: the recording replays
@@ -37,7 +40,8 @@ from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_tokens
 from blockviz.traffic.trace import Trace
 from blockviz.vllm.lab.rules import BLOCK_RULES
 from blockviz.vllm.lab.variants import RuleBlockManager
-from blockviz.workload import LazyPrompt, Played, Player, Request, StepTime, Workload, linear_step_time
+from blockviz.workload import (DEFAULT_MAX_MODEL_LEN, LazyPrompt, Played, Player, Request, StepTime, Workload,
+                               linear_step_time)
 
 POLICIES = ("nano-vllm", "vllm")
 ARRIVALS = ("timestamps", "in-order")
@@ -53,6 +57,30 @@ def output_rule(seq) -> int:
     return OUTPUT_TOKEN
 
 
+def request_lengths(trace: Trace, tokens_per_id: int = HASH_BLOCK) -> np.ndarray:
+    """prompt + output tokens of each request as the replay makes it (both scaled to tokens_per_id)."""
+    outputs = np.array([output_length(int(n), tokens_per_id) for n in trace.output_lengths], dtype=np.int64)
+    return trace.prompt_lengths(tokens_per_id) + outputs
+
+
+def check_lengths(trace: Trace, tokens_per_id: int = HASH_BLOCK) -> int:
+    """The longest request's prompt + output, the max_model_len the replay's engine gets (the limit
+    grows to what the trace needs); a ValueError naming the first request longer than the engine can
+    take (checks.MAX_SIM_MODEL_LEN), before any replay work."""
+    lengths = request_lengths(trace, tokens_per_id)
+    over = np.flatnonzero(lengths > checks.MAX_SIM_MODEL_LEN)
+    if len(over):
+        i = int(over[0])
+        prompt, total = int(trace.prompt_lengths(tokens_per_id)[i]), int(lengths[i])
+        scale = "" if tokens_per_id == HASH_BLOCK else f" at {tokens_per_id} tokens per hash id"
+        more = f" ({len(over):,} requests are longer)" if len(over) > 1 else ""
+        raise ValueError(f"{trace.name}: request {i + 1} (index {i}) has {prompt:,} prompt + {total - prompt:,} "
+                         f"output = {total:,} tokens{scale}, more than the {checks.MAX_SIM_MODEL_LEN:,} "
+                         f"(max_model_len) the engine can serve{more}: leave it out of the trace, or replay "
+                         f"with a smaller tokens_per_id")
+    return max(int(lengths.max()), 1)
+
+
 def workload_of(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, tokens_per_id: int = HASH_BLOCK,
                 arrivals: str = "timestamps", max_num_seqs: int = 512,
                 max_num_batched_tokens: int = 16384) -> Workload:
@@ -63,6 +91,7 @@ def workload_of(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, to
     checks.one_of("arrivals", arrivals, ARRIVALS)
     if pool_tokens < block_size:
         raise ValueError(f"pool_tokens = {pool_tokens} is less than one block of {block_size}")
+    longest = check_lengths(trace, tokens_per_id)
     seconds = (trace.timestamps_ms - trace.timestamps_ms[0]) / 1000
     requests = []
     for i in range(len(trace)):
@@ -74,6 +103,7 @@ def workload_of(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, to
                                 ignore_eos=True))
     return Workload(block_size=block_size, num_blocks=pool_tokens // block_size, requests=requests,
                     max_num_seqs=max_num_seqs, max_num_batched_tokens=max_num_batched_tokens,
+                    max_model_len=max(DEFAULT_MAX_MODEL_LEN, longest),
                     clock="seconds" if arrivals == "timestamps" else "steps")
 
 

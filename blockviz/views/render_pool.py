@@ -1,13 +1,12 @@
 """The block pool: every physical block with its lifecycle state, as SVG (and one block in detail, as HTML)."""
 import re
-from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable, Iterable, NamedTuple
 
 import numpy as np
 
 from blockviz.i18n import t
-from blockviz.states import BlockState, classify_block
+from blockviz.states import STATES, BlockState, classify_block, state_codes
 from blockviz.trace.events import CacheProbe, Event, HashRegistered
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.format import full_hash, grouped, short_hash
@@ -24,7 +23,8 @@ COMPACT_CELL = (22, 22, 30)
 GAP = 4
 PAD = 8
 # A GPU sizes the pool from free memory (tens of thousands of blocks) while a few requests use a
-# few hundred: in pools this large, long runs of idle free blocks fold into one cell each.
+# few hundred: in pools this large, long runs of idle blocks in one free-queue state fold into one
+# cell each (after a while of traffic most of the pool is cached-free: see fold_runs).
 FOLD_ABOVE = 2048
 FOLD_MIN = 64                # shorter runs are drawn block by block: a folded run takes a whole row
 GLYPH = 14                   # font size of a state glyph written as text (the chain and mapping views, the detail)
@@ -75,8 +75,8 @@ class Cell(NamedTuple):  # a tuple, not a dataclass: a pool makes thousands per 
 class PoolPicture:
     """The pool in the parts a page can update one at a time: the <svg> element's attributes, the
     header, the outlines of the blocks changed this step, the cells in block order and the legend.
-    A cell shows one block, or in a large pool a folded run of free blocks (data-block-id to
-    data-last-block-id). svg() is the whole document."""
+    A cell shows one block, or in a large pool a folded run of idle blocks in one state
+    (data-block-id to data-last-block-id). svg() is the whole document."""
     root: dict[str, str]
     head: str
     cells: tuple[Cell, ...]
@@ -92,11 +92,6 @@ class PoolPicture:
                 f'<g data-part="touched">{self.touched}</g><g data-part="cells">{cells}</g>'
                 f'<g data-part="legend">{self.legend}</g></svg>')
 
-    def shown_in(self, block_id: int) -> tuple[int, int]:
-        """(first, last) block of the cell that shows `block_id`: the block alone, or its folded run."""
-        cell = self.cells[bisect_right([c.key for c in self.cells], block_id) - 1]
-        return cell.key, int(cell.attrs.get("data-last-block-id", cell.key))
-
 
 def render_pool(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
                 selected: int | None = None, compact: bool | None = None, legend: bool = True,
@@ -107,28 +102,45 @@ def render_pool(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str =
 
 def queue_places(snapshot: Snapshot) -> np.ndarray:
     """Each block's place in the free queue (0: the next allocation), -1 for a block in use."""
-    free = snapshot.free_block_ids
+    queue = snapshot.columns.queue()
     places = np.full(snapshot.num_blocks, -1, dtype=np.int64)
-    places[np.fromiter(free, np.int64, len(free))] = np.arange(len(free))
+    places[queue] = np.arange(len(queue))
     return places
 
 
-def free_runs(snapshot: Snapshot, places: np.ndarray, touched: set[int]) -> dict[int, int]:
-    """first -> last block of each run of at least FOLD_MIN consecutive blocks that are free with
-    no hash and no tokens, untouched this step, not the next allocation, and consecutive in the
-    free queue too: all a cell could say of each is one number more than of the one before."""
-    foldable = np.array([block.hash == -1 and not block.token_ids for block in snapshot.blocks]) & (places > 0)
+# States whose blocks fold, when idle: in the free queue, ref 0, so a compact cell of one (its
+# colour and glyph) says no more than its run's cell does. Stale-free blocks stay alone: each is
+# the surprise of a hash that moved on, which its own detail explains, and they are few.
+FOLDING = (STATES.index(BlockState.FREE), STATES.index(BlockState.CACHED_FREE))
+
+
+def fold_runs(snapshot: Snapshot, codes: np.ndarray, places: np.ndarray, touched: set[int],
+              selected: int | None, compact: bool) -> dict[int, int]:
+    """first -> last block of each run of at least FOLD_MIN consecutive blocks in one state that
+    folds, untouched this step, not selected, not the next allocation. A compact cell shows no queue
+    place (only whether a block waits, and if next), so there free and cached-free blocks fold; where
+    cells show their place (and tokens), only free blocks without tokens, consecutive in the free
+    queue too: all a cell could say of each is one number more than of the one before."""
+    foldable = (codes == FOLDING[0]) & ~snapshot.columns.tokens
+    if compact:
+        foldable |= codes == FOLDING[1]
+    foldable &= places > 0
     foldable[list(touched)] = False
-    linked = foldable[:-1] & foldable[1:] & (places[1:] == places[:-1] + 1)  # block i and i + 1
+    if selected is not None and 0 <= selected < len(codes):
+        foldable[selected] = False
+    linked = foldable[:-1] & foldable[1:] & (codes[1:] == codes[:-1])  # block i and i + 1
+    if not compact:
+        linked &= places[1:] == places[:-1] + 1
     edges = np.flatnonzero(np.diff(np.concatenate(([0], linked.astype(np.int8), [0]))))
     return {int(first): int(last) for first, last in zip(edges[::2], edges[1::2]) if last - first + 1 >= FOLD_MIN}
 
 
 def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
                  selected: int | None = None, compact: bool | None = None, legend: bool = True,
-                 kept: dict[int, tuple] | None = None, columns: int | None = None) -> PoolPicture:
-    """`kept`: a dict a caller keeps from one call to the next (a widget): a block whose cell would
-    come out the same is not drawn again (most of a large pool, from one step to the next).
+                 kept: dict | None = None, columns: int | None = None) -> PoolPicture:
+    """`kept`: a dict a caller keeps from one call to the next (a widget): a block (or a folded run,
+    keyed ("fold", first)) whose cell would come out the same is not drawn again (most of a large
+    pool, from one step to the next).
     `columns`: cells per row (default: as many as 800 px hold), e.g. what the page's pane has room
     for; the header is cut and the legend's lines wrap to the width they make."""
     decode = decode or default_decode
@@ -136,8 +148,9 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     cell_w, cell_h, ncols = COMPACT_CELL if compact else FULL_CELL
     ncols = max(1, min(columns or ncols, snapshot.num_blocks))
     touched = touched_blocks(events)
-    places = queue_places(snapshot)
-    folds = free_runs(snapshot, places, touched) if snapshot.num_blocks > FOLD_ABOVE else {}
+    cols, codes, places = snapshot.columns, state_codes(snapshot), queue_places(snapshot)
+    counts = dict(zip(STATES, np.bincount(codes, minlength=len(STATES)).tolist()))  # the legend's, every block
+    folds = fold_runs(snapshot, codes, places, touched, selected, compact) if snapshot.num_blocks > FOLD_ABOVE else {}
     filling = {} if compact else filling_tokens(snapshot)
     names = {state: t(f"state.{state.value}", lang) for state in BlockState}
     words = {"block": t("pool.block", lang), "ref": t("pool.ref", lang), "hash": t("pool.hash", lang),
@@ -145,35 +158,43 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
              "queued": t("pool.queued", lang), "touched": t("pool.touched", lang)}
 
     header = t("pool.header", lang, step=snapshot.step, phase=phase_name(snapshot, lang), n=snapshot.num_blocks,
-               free=len(snapshot.free_block_ids), B=snapshot.block_size)
+               free=int(cols.free.sum()), B=snapshot.block_size)
     top = PAD + 22
     cells, rings = [], []  # rings: the top left of each cell changed this step
-    counts = dict.fromkeys(BlockState, 0)  # for the legend: how many blocks are in each state now
+    # plain ints, read per cell: a compact pool's cells need no block read one by one
+    code_of, place_of, ref_of = codes.tolist(), places.tolist(), cols.ref.tolist()
+    hash_of, hashed_of = cols.hash.tolist(), cols.hashed.tolist()
     row = col = i = 0  # cells flow in rows; a folded run takes a row of its own
     while i < snapshot.num_blocks:
         if i in folds:
-            counts[BlockState.FREE] += folds[i] - i + 1
             row += col > 0
-            cells.append(fold_cell(i, folds[i], int(places[i]), PAD, top + row * (cell_h + GAP),
-                                   ncols * (cell_w + GAP) - GAP, cell_h, selected, lang, places=not compact))
+            args = (i, folds[i], STATES[code_of[i]], None if compact else place_of[i], PAD,
+                    top + row * (cell_h + GAP), ncols * (cell_w + GAP) - GAP, cell_h, lang)
+            old = kept.get(("fold", i)) if kept is not None else None
+            if old is not None and old[0] == args:
+                cell = old[1]
+            else:
+                cell = fold_cell(*args)
+                if kept is not None:
+                    kept[("fold", i)] = (args, cell)
+            cells.append(cell)
             row, col, i = row + 1, 0, folds[i] + 1
             continue
-        block = snapshot.blocks[i]
-        state = classify_block(snapshot, i)
-        counts[state] += 1
+        ref, h = ref_of[i], (hash_of[i] if hashed_of[i] else -1)
+        state = STATES[code_of[i]]
         x = PAD + col * (cell_w + GAP)
         y = top + row * (cell_h + GAP)
-        pos = int(places[i]) if places[i] >= 0 else None
+        pos = place_of[i] if place_of[i] >= 0 else None
         # compact pools are large: no token text (the detail shows it), no tooltip
-        token_ids = () if compact else block.token_ids or filling.get(i, ())
+        token_ids = () if compact else snapshot.blocks[i].token_ids or filling.get(i, ())
         # everything the cell shows: a compact cell says only whether a block waits in the queue, and if next
-        key = (lang, compact, state, block.ref_count, block.hash, pos if pos is None or not compact else min(pos, 1),
+        key = (lang, compact, state, ref, h, pos if pos is None or not compact else min(pos, 1),
                i in touched, i == selected, x, y, token_ids, decode)
         old = kept.get(i) if kept is not None else None
         if old is not None and old[0] == key:
             cell = old[1]
         else:
-            cell = block_cell(i, block, state, pos, x, y, cell_w, cell_h, compact, visible(decode(token_ids)) if
+            cell = block_cell(i, ref, h, state, pos, x, y, cell_w, cell_h, compact, visible(decode(token_ids)) if
                               token_ids else "", i in touched, i == selected, names, words)
             if kept is not None:
                 kept[i] = (key, cell)
@@ -189,8 +210,9 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
         width = max(width, text_width(header, 12) + 2 * PAD)
     legend_svg = ""
     if legend:
-        legend_svg, legend_w, legend_h = render_legend(PAD, bottom + 6, counts, lang, folds=snapshot.num_blocks > FOLD_ABOVE,
-                                                       max_width=None if columns is None else width - 2 * PAD)
+        legend_svg, legend_w, legend_h = render_legend(
+            PAD, bottom + 6, counts, lang, folds=None if snapshot.num_blocks <= FOLD_ABOVE else compact,
+            max_width=None if columns is None else width - 2 * PAD)
         width = max(width, legend_w + 2 * PAD)
         bottom += 6 + legend_h
     root = svg_root(width, bottom + PAD, view="pool", step=snapshot.step, label=header)
@@ -202,12 +224,11 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     return PoolPicture(root, head, tuple(cells), legend_svg, touched_rings(rings, cell_w, cell_h))
 
 
-def block_cell(i: int, block, state: BlockState, pos: int | None, x: float, y: float, cell_w: float, cell_h: float,
+def block_cell(i: int, ref: int, h: int, state: BlockState, pos: int | None, x: float, y: float, cell_w: float, cell_h: float,
                compact: bool, content: str, touched: bool, selected: bool, names: dict, words: dict) -> Cell:
     """One block's cell: its attributes (what a page sets one by one) and its markup."""
     style = STATE_STYLES[state]
-    label = f'{words["block"]} {i}: {names[state]}, {words["ref"]} {block.ref_count}, ' \
-            f'{words["hash"]} {short_hash(block.hash)}'
+    label = f'{words["block"]} {i}: {names[state]}, {words["ref"]} {ref}, {words["hash"]} {short_hash(h)}'
     if not compact:
         label += f', {words["tokens"]} “{content}”'
     # An allocation moves every free block one place up the queue: a compact (large) pool leaves
@@ -217,7 +238,7 @@ def block_cell(i: int, block, state: BlockState, pos: int | None, x: float, y: f
         label += f' ({words["next"]})' if pos == 0 else ""
     if touched:
         label += f', {words["touched"]}'
-    attrs = {"data-block-id": str(i), "data-state": state.value, "data-ref": str(block.ref_count)}
+    attrs = {"data-block-id": str(i), "data-state": state.value, "data-ref": str(ref)}
     if not compact:
         attrs["data-queue"] = str(-1 if pos is None else pos)
     attrs["aria-label"] = label
@@ -234,7 +255,7 @@ def block_cell(i: int, block, state: BlockState, pos: int | None, x: float, y: f
             glyph(state, x + cell_w - 5 - BOX, y + 3),
             text(x + 5, y + 29, names[state], 10, fill=ink),
             text(x + 5, y + 46, clip(content, int((cell_w - 10) / (CHAR_WIDTH * 11))), 11, fill=ink),  # inside its cell
-            text(x + 5, y + 62, f'{words["ref"]} {block.ref_count} · {short_hash(block.hash)}', 10, fill=ink),
+            text(x + 5, y + 62, f'{words["ref"]} {ref} · {short_hash(h)}', 10, fill=ink),
             text(x + 5, y + 77, queue_text, 10, bold=pos == 0, fill=ink) if queue_text else ""])
     if pos == 0:  # a notch on the block the next allocation pops
         body += f'<path d="M{x} {y} L{x + 10} {y} L{x} {y + 10} Z" class="bv-fg"/>'
@@ -269,29 +290,30 @@ def selection(x: float, y: float, w: float, h: float) -> str:
             f'height="{h + 8}" rx="6" fill="none" class="bv-sel" stroke-width="3"/>')
 
 
-def fold_summary(first: int, last: int, queue_first: int, lang: str) -> str:
+def fold_summary(first: int, last: int, state: BlockState, queue_first: int | None, lang: str) -> str:
     n = last - first + 1
+    if queue_first is None:  # a compact pool: the run's state, its blocks and how many
+        return t("pool.fold_run", lang, first=grouped(first), last=grouped(last), n=grouped(n),
+                 state=t(f"state.{state.value}", lang), meaning=t(f"state.{state.value}.meaning", lang))
     return t("pool.fold", lang, first=grouped(first), last=grouped(last), n=grouped(n), q0=grouped(queue_first),
              q1=grouped(queue_first + n - 1))
 
 
-def fold_cell(first: int, last: int, queue_first: int, x: float, y: float, w: float, h: float,
-              selected: int | None, lang: str, places: bool = False) -> Cell:
-    """A run of free blocks (see free_runs) as one band, a row wide; `places`: the pool's cells say
-    their queue place (data-queue), so this one does too."""
-    style = STATE_STYLES[BlockState.FREE]
-    label = fold_summary(first, last, queue_first, lang)
+def fold_cell(first: int, last: int, state: BlockState, queue_first: int | None, x: float, y: float, w: float,
+              h: float, lang: str) -> Cell:
+    """A run of idle blocks in one state (see fold_runs) as one band, a row wide; `queue_first`: the
+    first one's queue place where the pool's cells say theirs (data-queue), else None."""
+    style = STATE_STYLES[state]
+    label = fold_summary(first, last, state, queue_first, lang)
     # a block cell's attributes, then the one it lacks: a page that turns one into the other appends it
     # (setAttribute), so its markup stays the same as this picture's
-    attrs = {"data-block-id": str(first), "data-state": BlockState.FREE.value, "data-ref": "0",
-             **({"data-queue": str(queue_first)} if places else {}), "aria-label": label,
+    attrs = {"data-block-id": str(first), "data-state": state.value, "data-ref": "0",
+             **({} if queue_first is None else {"data-queue": str(queue_first)}), "aria-label": label,
              "data-last-block-id": str(last)}
     body = (f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="3" fill="{style.fill}" class="bv-line" '
             f'stroke-width="1"/><title>{esc(label)}</title>'
-            + glyph(BlockState.FREE, x + 4, y + (h - BOX) / 2)
+            + glyph(state, x + 4, y + (h - BOX) / 2)
             + text(x + 24, y + h / 2 + 4, clip(label, int((w - 30) / (CHAR_WIDTH * 11))), 11, fill=style.text))
-    if selected is not None and first <= selected <= last:
-        body += selection(x, y, w, h)
     return Cell(first, attrs, body)
 
 
@@ -326,10 +348,11 @@ def wrap(line: str, width: float | None, size: float) -> list[str]:
 
 
 def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str = "en",
-                  folds: bool = False, max_width: float | None = None) -> tuple[str, float, float]:
+                  folds: bool | None = None, max_width: float | None = None) -> tuple[str, float, float]:
     """Swatch, glyph, name, how many blocks are in it now and meaning of each state, then the two
-    markers, and with `folds` what a folded run looks like; with `max_width`, each line's words wrap
-    to it. Returns (svg, width, height)."""
+    markers, and unless `folds` is None what a folded run is (True: a compact pool's, of free or
+    cached-free blocks; False: one whose cells show queue places); with `max_width`, each line's
+    words wrap to it. Returns (svg, width, height)."""
     parts, width, yy = [], 0.0, y
     room = None if max_width is None else max(60.0, max_width - SWATCH_W - 6)
 
@@ -350,9 +373,9 @@ def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str =
     yy += words(t("legend.touched", lang))
     parts.append(f'<path d="M{x} {yy} L{x + 10} {yy} L{x} {yy + 10} Z" class="bv-fg"/>')
     yy += words(t("legend.next", lang))
-    if folds:
+    if folds is not None:
         parts.append(swatch(x, yy, BlockState.FREE, folded=True))
-        yy += words(t("legend.fold", lang, n=FOLD_MIN))
+        yy += words(t("legend.fold_compact" if folds else "legend.fold", lang, n=FOLD_MIN))
     return "".join(parts), width, yy - y
 
 
@@ -390,22 +413,6 @@ def render_block_detail(snapshot: Snapshot, block_id: int, *, parents: dict[int,
     ]
     return detail_box(t("detail.title", lang, block=block_id, step=snapshot.step), f'data-block-id="{block_id}"',
                       rows, lang)
-
-
-def render_fold_detail(snapshot: Snapshot, first: int, last: int, *, lang: str = "en") -> str:
-    """What a folded run of free blocks (see free_runs) stands for, as an HTML table."""
-    queue_first = snapshot.free_block_ids.index(first)
-    n = last - first + 1
-    rows = [
-        ("detail.state", state_badge(BlockState.FREE, lang)),
-        ("detail.blocks", esc(f"{grouped(first)}–{grouped(last)} ({grouped(n)})")),
-        ("detail.ref_count", "0"),
-        ("detail.hash", esc(full_hash(-1))),
-        ("detail.token_ids", "[]"),
-        ("detail.queue", esc(f"{grouped(queue_first)}–{grouped(queue_first + n - 1)}")),
-    ]
-    title = t("detail.fold_title", lang, first=grouped(first), last=grouped(last), step=snapshot.step)
-    return detail_box(title, f'data-block-id="{first}" data-last-block-id="{last}"', rows, lang)
 
 
 def state_badge(state: BlockState, lang: str) -> str:

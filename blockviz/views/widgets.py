@@ -16,7 +16,7 @@ from blockviz.views.ahead import Ahead
 from blockviz.views.assets import STYLES, module
 from blockviz.views.render_metrics import MetricsIndex, render_metrics
 from blockviz.views.pool_patch import pool_patch
-from blockviz.views.render_pool import PoolPicture, pool_picture, render_block_detail, render_fold_detail
+from blockviz.views.render_pool import PoolPicture, pool_picture, render_block_detail
 from blockviz.views.render_view import labels_of, render_view
 from blockviz.views.stepping import Stepped, opening
 from blockviz.views.trace_index import KVIndex, TraceIndex
@@ -90,8 +90,8 @@ class SvgView(TimelineView):
 
 
 class PoolView(TimelineView):
-    """Every physical block (a large pool folds runs of idle free blocks); click one for its
-    details. The page gets the whole pool once (`full`), then after each move only what changed
+    """Every physical block (a large pool folds runs of idle free or cached-free blocks); click one
+    for its details (a click on a run: its first block, shown alone). The page gets the whole pool once (`full`), then after each move only what changed
     (`patch`, see pool_patch.py and js/pool_patch.js), so a step in a large pool redraws the few
     blocks it changed. Driven by a player (`channel` set), it also sends the patches of the steps
     around the one shown (`ahead`, see ahead.py), so the page steps at once on ◀ ▶."""
@@ -109,7 +109,7 @@ class PoolView(TimelineView):
         self.index = TraceIndex()
         self.picture: PoolPicture | None = None  # what the latest version shows
         self.recent: OrderedDict[tuple, tuple] = OrderedDict()  # (step, selected, lang) -> (frame, picture)
-        self.cells: dict[int, tuple] = {}  # the cells last drawn, reused where a block looks the same
+        self.cells: dict = {}  # the cells last drawn, reused where a block (or a run) looks the same
         self.version = 0       # of the picture shown
         self.versions = 0      # given out: to the pictures shown and those sent ahead
         self.sent_ahead = Ahead()
@@ -151,13 +151,10 @@ class PoolView(TimelineView):
         if self.selected is None:
             self.detail = f'<span style="color:var(--jp-ui-font-color2,#555)">{t("dash.click", self.lang)}</span>'
             return picture
-        first, last = picture.shown_in(self.selected)
-        if first < last:  # the selected block is folded into a run: the run's facts
-            self.detail = render_fold_detail(snapshot, first, last, lang=self.lang)
-        else:
-            self.index.update(self.timeline.frames)
-            self.detail = render_block_detail(snapshot, self.selected, parents=self.index.parents, lang=self.lang,
-                                              decode=self.timeline.decode)
+        # the selected block is never folded (a click on a run selects its first block): its own facts
+        self.index.update(self.timeline.frames)
+        self.detail = render_block_detail(snapshot, self.selected, parents=self.index.parents, lang=self.lang,
+                                          decode=self.timeline.decode)
         return picture
 
     def publish(self, drawn: PoolPicture):

@@ -1,4 +1,6 @@
 """`blockviz traffic`: the table, the drawings, the same curve for any number of processes, clear errors."""
+import json
+
 import pytest
 
 from blockviz import traffic
@@ -41,3 +43,14 @@ def test_a_bad_pool_size_is_a_usage_error(capsys):
     with pytest.raises(SystemExit):
         main(["traffic", "conversation", "--pools", "1e5,lots"])
     assert "not a pool size in tokens: 'lots'" in capsys.readouterr().err
+
+
+def test_a_request_the_engine_cannot_serve_is_named_before_any_replay(capsys, tmp_path):
+    path = tmp_path / "long.jsonl"
+    path.write_text(json.dumps({"timestamp": 0, "input_length": 300_000, "output_length": 7,
+                                "hash_ids": list(range(-(-300_000 // 512)))}) + "\n")
+    assert main(["traffic", str(path), "--pools", "1e7", "--no-progress", "--jobs", "1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("blockviz traffic: ") and "Traceback" not in captured.err
+    assert "request 1 (index 0) has 300,000 prompt + 7 output = 300,007 tokens, more than the 262,144" in captured.err
+    assert captured.out == ""  # not even the summary: nothing was worked out first

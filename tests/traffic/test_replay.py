@@ -1,12 +1,14 @@
 """A trace replayed through nano-vllm's engine: cached tokens as the scheduler counts them, the
 queue-at-a-time hand-over and the fast free queue changing nothing, the infinite-cache bound."""
+import json
+
 import numpy as np
 import pytest
 
-from blockviz import traffic
+from blockviz import checks, traffic
 from blockviz.sim import Simulator
 from blockviz.traffic.replay import output_rule, replay, workload_of
-from blockviz.workload import play, token_ids
+from blockviz.workload import Workload, play, token_ids
 
 
 @pytest.fixture(scope="module")
@@ -79,3 +81,32 @@ def test_a_request_that_can_never_be_served_is_named(conversation):
         replay(conversation.head(3), 10**6, 512, policy="lru")
     with pytest.raises(ValueError, match="arrivals must be one of"):
         replay(conversation.head(3), 10**6, 512, arrivals="poisson")
+
+
+def long_trace(tmp_path, input_length: int, output_length: int = 1):
+    """A short request, then one of `input_length` prompt tokens (hash ids of its own)."""
+    path = tmp_path / "long.jsonl"
+    rows = [{"timestamp": 0, "input_length": 600, "output_length": 2, "hash_ids": [1, 2]},
+            {"timestamp": 5, "input_length": input_length, "output_length": output_length,
+             "hash_ids": list(range(100, 100 + -(-input_length // 512)))}]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return traffic.load(path)
+
+
+def test_the_engine_limit_grows_to_the_longest_request(tmp_path):
+    trace = long_trace(tmp_path, checks.MAX_SIM_MODEL_LEN - 1)  # prompt + 1 output token: just the limit
+    result = replay(trace, checks.MAX_SIM_MODEL_LEN + 2048, 512, arrivals="in-order")
+    assert result.prompt_tokens.tolist() == [600, checks.MAX_SIM_MODEL_LEN - 1]
+    assert result.engine.config.max_model_len == checks.MAX_SIM_MODEL_LEN
+
+
+def test_a_request_longer_than_the_engine_can_serve_is_named_before_any_replay_work(tmp_path, monkeypatch):
+    trace = long_trace(tmp_path, checks.MAX_SIM_MODEL_LEN, output_length=10)
+    monkeypatch.setattr(Workload, "simulator", lambda *a, **k: pytest.fail("an engine was built"))
+    with pytest.raises(ValueError) as e:
+        replay(trace, 10**7, 512)
+    assert str(e.value).startswith(f"{trace.name}: request 2 (index 1) has 262,144 prompt + 10 output = 262,154 "
+                                   f"tokens, more than the 262,144 (max_model_len) the engine can serve")
+    with pytest.raises(ValueError, match=r"request 2 \(index 1\) has 262,176 prompt \+ 1 output = 262,177 tokens at "
+                                         r"32 tokens per hash id"):  # scaled lengths, as the replay makes them
+        replay(long_trace(tmp_path, 512 * 8193), 10**7, 32, tokens_per_id=32)

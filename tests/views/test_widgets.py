@@ -292,7 +292,7 @@ def test_a_loaded_trace_plays_back_and_stops_at_its_end(tmp_path):
     assert page_states(dash.pool.svg) == [s.value for s in classify(sim.snapshot(sim.last_step))]
 
 
-def test_a_gpu_sized_pool_page_follows_folds_and_a_click_on_a_fold_shows_the_run(pages):
+def test_a_gpu_sized_pool_page_follows_folds_and_a_click_on_a_fold_shows_its_first_block_alone(pages):
     sim = Simulator(num_blocks=65536, block_size=4)
     for i in range(6):
         sim.add(f"request {i} shares nothing with the others", max_tokens=6)
@@ -305,9 +305,10 @@ def test_a_gpu_sized_pool_page_follows_folds_and_a_click_on_a_fold_shows_the_run
     press(dash.player, "first")  # step 0: block 0 is next, blocks 1–65 535 fold into one cell
     assert [cell.key for cell in dash.pool.picture.cells] == [0, 1]
     dash.pool._on_msg(dash.pool, {"block": 1}, [])  # what a click on the folded run sends
+    assert [cell.key for cell in dash.pool.picture.cells] == [0, 1, 2]  # block 1 alone, the run from 2
     detail = parse(dash.pool.detail)
-    assert (detail.get("data-block-id"), detail.get("data-last-block-id")) == ("1", "65535")
-    assert detail.get("aria-label") == "blocks 1–65 535 at step 0"
+    assert (detail.get("data-block-id"), detail.get("data-last-block-id")) == ("1", None)
+    assert detail.get("aria-label") == "block 1 at step 0"
     assert shows(page, pages, render_view(sim, "pool", 0, selected=1))
     press(dash.player, "forward")  # the first prefill takes block 1: the detail is the block's own
     detail = parse(dash.pool.detail)

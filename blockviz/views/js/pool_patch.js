@@ -6,7 +6,7 @@
 // blockviz/views/pool_patch.py) whose base is the version it shows. A patch on any other base means
 // the page missed one (it opened late, or a message was lost): applyPatch says "missed" and the page
 // asks for the full picture again. Cells are the <g> elements of the cells part, keyed by their
-// first block (data-block-id): one block, or in a large pool a folded run of free blocks.
+// first block (data-block-id): one block, or in a large pool a folded run of idle blocks in one state.
 
 export const MOTION_MS = 250;
 // A step that changes more cells than this (a large prefill) is not animated: the eye cannot follow
