@@ -1,5 +1,6 @@
 """The lab's classifier and nano-vllm side against hand-built situations. The references (free
 queues, cached tokens, what each engine holds) are worked out by hand in the comments, not by the code."""
+import IPython.core.formatters
 import pytest
 from hypothesis import given, strategies as st
 
@@ -90,6 +91,9 @@ def test_a_difference_no_rule_makes_is_reported_unexplained():
     assert [(d.index, d.what, d.rules) for d in result.differences] == [(1, "cached_tokens", ())]
     assert result.unexplained == result.differences
     assert "UNEXPLAINED" in result.summary()
+    # left bare in a notebook cell: the summary, not every prompt and outcome of the dataclass
+    shown = IPython.core.formatters.DisplayFormatter().format(result)[0]["text/plain"]
+    assert shown.startswith("<LabResult: 2 requests;") and "UNEXPLAINED" in shown and "prompts=" not in shown
 
 
 def test_equal_engines_show_no_difference():

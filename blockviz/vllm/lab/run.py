@@ -80,6 +80,11 @@ class LabResult:
         hit = min(difference.vllm, difference.nano)
         return self.prompts[difference.index][:hit + self.block_size]
 
+    def __repr__(self) -> str:
+        # a result left bare in a cell shows this (its lab view is LabView(result): views import the
+        # lab, not the other way), not a dataclass repr of every prompt and outcome
+        return f"<LabResult: {self.summary()}\n(LabView(result) draws it)>"
+
     def summary(self) -> str:
         lines = [f"{len(self.requests)} requests; block size {self.block_size}; vLLM {self.vllm_blocks} blocks "
                  f"(one null), nano-vllm {self.nano_blocks}"]
