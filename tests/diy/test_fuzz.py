@@ -1,8 +1,11 @@
 """Whatever a learner writes, check() answers with a report and never crashes: every single-line
-change of every engine method (a line replaced by `pass`, a comparison flipped) is reported."""
+change of every engine method (a line replaced by `pass`, a comparison flipped) is reported, for the
+whole engine and for lesson b0's paging stage (beside the engine with its cache left out)."""
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz.diy import METHODS, check
+from blockviz.diy.stages import stage_named
 from blockviz.diy.variants import source, variant
 
 FLIPS = [("==", "!="), ("!=", "=="), (">=", "<"), ("< ", ">= "), ("+= 1", "-= 1"), ("-= 1", "+= 1"),
@@ -17,17 +20,21 @@ def changes(method: str) -> list[tuple[str, str]]:
 
 
 CHANGES = [(m, old, new) for m in METHODS for old, new in changes(m)]
+# the whole engine's methods (stage None), and lesson b0's beside the engine with its cache left out
+STAGE_CHANGES = {None: CHANGES,
+                 "paging": [(m, old, new) for m in stage_named("paging").methods for old, new in changes(m)]}
 
 
+@pytest.mark.parametrize("stage", list(STAGE_CHANGES))
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(CHANGES), st.integers(0, 1000))
-def test_any_one_line_change_is_reported_never_raised(change, seed):
-    method, old, new = change
+@given(data=st.data(), seed=st.integers(0, 1000))
+def test_any_one_line_change_is_reported_never_raised(stage, data, seed):
+    method, old, new = data.draw(st.sampled_from(STAGE_CHANGES[stage]))
     try:
         cls = variant("Changed", method, old, new)
     except SyntaxError:
         return  # `pass` where a block needs more than it: not code a learner can run
-    report = check(cls, workloads=3, seed=seed)
+    report = check(cls, stage, workloads=3, seed=seed)
     assert report.written == (method,)
     html = report.html()
     assert html.startswith('<div class="bv-build" data-passed="')
