@@ -14,6 +14,7 @@ class BlockState(str, Enum):
 
 
 STATES = tuple(BlockState)  # a state code (state_codes) is its index here
+CODE = {state: code for code, state in enumerate(STATES)}
 
 
 def classify_block(pool, block_id: int) -> BlockState:
@@ -44,8 +45,9 @@ def state_codes(pool) -> np.ndarray:
         hashed = np.array([b.hash != -1 for b in pool.blocks], bool)
         mapped = np.array([b.hash != -1 and table.get(b.hash) == b.block_id for b in pool.blocks], bool)
         ref = np.array([b.ref_count for b in pool.blocks], np.int64)
-    in_queue = np.where(hashed, np.where(mapped, 1, 2), 0)  # free, cached-free, stale-free
-    held = np.where(ref >= 2, 5, np.where(hashed, 4, 3))     # filling, cached, shared
+    in_queue = np.where(hashed, np.where(mapped, CODE[BlockState.CACHED_FREE], CODE[BlockState.STALE_FREE]),
+                        CODE[BlockState.FREE])
+    held = np.where(ref >= 2, CODE[BlockState.SHARED], np.where(hashed, CODE[BlockState.CACHED], CODE[BlockState.FILLING]))
     return np.where(free, in_queue, held).astype(np.int8)
 
 

@@ -6,7 +6,7 @@ from typing import Callable, Iterable, NamedTuple
 import numpy as np
 
 from blockviz.i18n import t
-from blockviz.states import STATES, BlockState, classify_block, state_codes
+from blockviz.states import CODE, STATES, BlockState, classify_block, state_codes
 from blockviz.trace.events import CacheProbe, Event, HashRegistered
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.format import full_hash, grouped, short_hash
@@ -111,7 +111,7 @@ def queue_places(snapshot: Snapshot) -> np.ndarray:
 # States whose blocks fold, when idle: in the free queue, ref 0, so a compact cell of one (its
 # colour and glyph) says no more than its run's cell does. Stale-free blocks stay alone: each is
 # the surprise of a hash that moved on, which its own detail explains, and they are few.
-FOLDING = (STATES.index(BlockState.FREE), STATES.index(BlockState.CACHED_FREE))
+FOLDING = (CODE[BlockState.FREE], CODE[BlockState.CACHED_FREE])
 
 
 def fold_runs(snapshot: Snapshot, codes: np.ndarray, places: np.ndarray, touched: set[int],
