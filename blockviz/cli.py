@@ -4,7 +4,8 @@ import sys
 
 from blockviz.i18n import LANGS
 from blockviz.scenarios import load_scenario, presets
-from blockviz.views.render_text import render_steps_table, render_text
+from blockviz.text import render_text
+from blockviz.views.render_text import render_steps_table
 
 
 def simulate(args: argparse.Namespace) -> int:
@@ -69,8 +70,10 @@ def demo(args: argparse.Namespace) -> int:
 
 
 def vllm(args: argparse.Namespace, extra: list[str]) -> int:
-    from blockviz.vllm.cli import run
-    return run(args, extra)
+    from blockviz.views.lab import render_lab
+    from blockviz.views.render_forest import forest_text, step_line
+    from blockviz.vllm.cli import Drawings, run
+    return run(args, extra, Drawings(step_line, forest_text, render_lab))
 
 
 def build_parser() -> argparse.ArgumentParser:

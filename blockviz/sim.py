@@ -9,6 +9,7 @@ from blockviz.limits import blocks_needed, longest_context
 from blockviz.engine.sequence import Sequence
 from blockviz.sampling_params import SamplingParams
 from blockviz.session import Session
+from blockviz.text import render_text
 
 TokenRule = Callable[[Sequence], int]
 
@@ -99,5 +100,4 @@ class Simulator(Session):
         return self.rule(seq)
 
     def __str__(self) -> str:
-        from blockviz.views.render_text import render_text
         return render_text(self.snapshot(), self.tokenizer.decode)

@@ -5,7 +5,7 @@ from blockviz.diy.compare import Mismatch
 from blockviz.diy.culprit import Culprit, TracedCall
 from blockviz.diy.workloads import SeededWorkload
 from blockviz.i18n import t
-from blockviz.views.format import short_hash
+from blockviz.text import short_hash
 
 BLOCK_FIELDS = ("ref_count", "hash", "token_ids")
 REQUEST_FIELDS = ("block_table", "num_cached_tokens", "status", "num_tokens")

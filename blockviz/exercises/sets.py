@@ -10,6 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from blockviz.course import LESSONS
 from blockviz.exercises.core import Exercise
 from blockviz.exercises.kinds.refs import SEED_004 as SEED_004_REFS
 from blockviz.i18n import LANGS, STRINGS, t
@@ -77,7 +78,7 @@ class Item:
 @dataclass(frozen=True)
 class PracticeSet:
     name: str
-    lesson: str | None  # the lesson it practises (blockviz/lessons/catalog.py), whose title it takes
+    lesson: str | None  # the lesson it practises (blockviz/course.py), whose title it takes
     items: list[Item]
 
 
@@ -179,10 +180,8 @@ def set_exercises(name: str, lang: str = "en") -> list[Exercise]:
 
 
 def set_title(name: str, lang: str) -> str:
-    """"Lesson 2 · The block lifecycle — six states, ...": the lesson's title from the catalog, and what
+    """"Lesson 2 · The block lifecycle — six states, ...": the lesson's title from the course, and what
     the set practises when it says more (ex.set.NAME.focus); a set of no lesson has a title of its own."""
-    # imported here: the lessons package brings IPython and the views (2 s), which only titles need
-    from blockviz.lessons.catalog import LESSONS
     lesson = SETS[name].lesson
     if lesson is None:
         return t(f"ex.set.{name}.title", lang)

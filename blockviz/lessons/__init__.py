@@ -1,6 +1,5 @@
 """What the lessons (lesson/*.md, built into notebooks/en and notebooks/zh) import: the lesson object and the helpers they share.
 
-    catalog.py          the lessons in course order, their titles
     lesson.py           Lesson: prose with computed numbers, views, questions, source, self-assessment
     tables.py           Markdown tables of engine facts (a step's rows, blocks, probes)
     history.py          run a scenario up to a step; one block's reference count over a run
@@ -10,10 +9,11 @@
     figures.py          matplotlib pictures a lesson draws itself
     timing.py           how long a lesson takes, estimated from its source (Lesson.header says how)
 
-The timeline queries (find a step, a request by label, a step's rows) are blockviz.queries, shared
+The course (the lessons in order, their titles) is blockviz/course.py, which the practice sets read
+too. The timeline queries (find a step, a request by label, a step's rows) are blockviz.queries, shared
 with the views and the exercises; the questions are blockviz.exercises exercises.
 """
-from blockviz.lessons.catalog import LESSONS, REPO_DIR, check_lang
+from blockviz.course import LESSONS, REPO_DIR, check_lang
 from blockviz.lessons.figures import contiguous_pool_figure, pool_slots_figure, usage_figure
 from blockviz.lessons.history import advance_to, ref_history
 from blockviz.lessons.lesson import Lesson

@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 from IPython.display import HTML, Markdown, display
 
 from blockviz.i18n import t
-from blockviz.lessons.catalog import LESSONS, REPO_DIR, check_lang
+from blockviz.course import LESSONS, REPO_DIR, check_lang
 from blockviz.lessons.self_assessment import LEVELS, save_self_assessment
 from blockviz.lessons.source import def_lines
 from blockviz.lessons.tables import Row, blocks_markdown, probes_markdown, rows_markdown

@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from blockviz.exercises.kinds.recorded import phase_ends, watch_until
-from blockviz.lessons.catalog import REPO_DIR
+from blockviz.course import REPO_DIR
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.vllm.fleet import Fleet, chat_stream
 from blockviz.vllm.lab import run as lab_run

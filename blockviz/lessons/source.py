@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 from typing import Any
 
-from blockviz.lessons.catalog import REPO_DIR
+from blockviz.course import REPO_DIR
 
 
 def callers_of(path: str | Path, method: str) -> list[str]:

@@ -30,7 +30,7 @@ def blocks_markdown(snapshot: Snapshot, lang: str, blocks: Iterable[int] | None 
                     decode: Callable | None = None) -> str:
     """One row per block: the facts the state is derived from, then the state."""
     from blockviz.states import classify_block
-    from blockviz.views.format import short_hash
+    from blockviz.text import short_hash
     cols = ["block", "in_free", "hash", "map", "ref", "state", "holders", "tokens"]
     lines = ["| " + " | ".join(t(f"lesson.col.{c}", lang) for c in cols) + " |", "|" + "---|" * len(cols)]
     for i in (range(snapshot.num_blocks) if blocks is None else blocks):
@@ -53,7 +53,7 @@ def outcome_name(outcome: str, lang: str) -> str:
 def probes_markdown(timeline, label: str, step: int, lang: str) -> str:
     """The CacheProbe events of one request in one step: what can_allocate found for each logical block."""
     from blockviz.trace.events import CacheProbe
-    from blockviz.views.format import short_hash
+    from blockviz.text import short_hash
     seq = seq_by_label(timeline.snapshot(step), label)
     B = timeline.snapshot(step).block_size
     probes = [e for e in timeline.events(step) if isinstance(e, CacheProbe) and e.seq_id == seq.seq_id]

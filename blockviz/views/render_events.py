@@ -2,8 +2,8 @@
 from typing import Callable, Iterable
 
 from blockviz.i18n import t
+from blockviz.text import short_hash
 from blockviz.trace import events as ev
-from blockviz.views.format import short_hash
 from blockviz.views.svg import svg_document, text, text_width
 
 Decode = Callable[[tuple[int, ...]], str]

@@ -7,9 +7,9 @@ import numpy as np
 
 from blockviz.i18n import t
 from blockviz.states import CODE, STATES, BlockState, classify_block, state_codes
+from blockviz.text import FOLD_ABOVE, full_hash, grouped, short_hash
 from blockviz.trace.events import CacheProbe, Event, HashRegistered
 from blockviz.trace.snapshot import Snapshot
-from blockviz.views.format import full_hash, grouped, short_hash
 from blockviz.views.glyphs import BOX, glyph
 from blockviz.views.svg import CHAR_WIDTH, attrs_markup, background, clip, esc, svg_root, text, text_width, visible
 from blockviz.views.theme import STATE_STYLES, theme_css
@@ -22,10 +22,9 @@ FULL_CELL = (100, 84, 7)
 COMPACT_CELL = (22, 22, 30)
 GAP = 4
 PAD = 8
-# A GPU sizes the pool from free memory (tens of thousands of blocks) while a few requests use a
-# few hundred: in pools this large, long runs of idle blocks in one free-queue state fold into one
-# cell each (after a while of traffic most of the pool is cached-free: see fold_runs).
-FOLD_ABOVE = 2048
+# In pools of more than FOLD_ABOVE blocks (blockviz/text.py), long runs of idle blocks in one
+# free-queue state fold into one cell each (after a while of traffic most of the pool is cached-free:
+# see fold_runs).
 FOLD_MIN = 64                # shorter runs are drawn block by block: a folded run takes a whole row
 GLYPH = 14                   # font size of a state glyph written as text (the chain and mapping views, the detail)
 SWATCH_W, LEGEND_ROW = 26, 21

@@ -6,7 +6,7 @@ from blockviz.exercises.cli import main
 from blockviz.exercises.sets import SETS, files, set_exercises, set_title
 from blockviz.exercises.sheet import sheet_exercises
 from blockviz.i18n import STRINGS
-from blockviz.lessons.catalog import LESSONS
+from blockviz.course import LESSONS
 
 ROOT = Path(__file__).resolve().parents[2]
 

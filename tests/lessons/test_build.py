@@ -15,7 +15,7 @@ from tests.lessons.common import (LANG_LINE, NAMES, ROOT, SOURCES, VARIANTS, bui
 
 
 def test_every_lesson_is_registered_in_order():
-    assert NAMES == list(LESSONS)[:len(NAMES)], "lessons must be registered in blockviz/lessons/catalog.py (LESSONS), in order"
+    assert NAMES == list(LESSONS)[:len(NAMES)], "lessons must be registered in blockviz/course.py (LESSONS), in order"
     assert "00_start_here" in NAMES  # scripts/lessons.sh opens it
 
 

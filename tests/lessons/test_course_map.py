@@ -5,7 +5,7 @@ import re
 import pytest
 
 from blockviz.lessons.bilingual import LANGS, prose_of
-from blockviz.lessons.catalog import LESSONS
+from blockviz.course import LESSONS
 from tests.lessons.common import ROOT, SOURCES, code_cells, markdown_cells
 
 START = ROOT / "lesson" / "00_start_here.md"

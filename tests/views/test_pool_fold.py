@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz import Simulator
 from blockviz.states import BlockState, classify, classify_block
+from blockviz.text import grouped
 from blockviz.views import render_pool as rp
-from blockviz.views.format import grouped
 from blockviz.views.render_pool import PoolPicture, pool_picture, render_pool, touched_blocks
 
 from test_pool_patch import requests, run

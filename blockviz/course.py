@@ -1,10 +1,11 @@
 """The course: its lessons in order, their titles (the only place a lesson's title is written: the practice
-sets take theirs from here), the languages they are written in."""
+sets take theirs from here), the languages they are written in. Below both the lessons and the
+exercises, which read it."""
 from pathlib import Path
 
 from blockviz.i18n import LANGS
 
-REPO_DIR = Path(__file__).resolve().parents[2]
+REPO_DIR = Path(__file__).resolve().parents[1]
 
 # name -> title; the order is the course order
 LESSONS: dict[str, dict[str, str]] = {
