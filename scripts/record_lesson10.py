@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from blockviz.lessons import real_engine  # noqa: E402
+from blockviz.vllm import real_engine  # noqa: E402
 
 PARTS = ("single", "lab", "fleet")
 

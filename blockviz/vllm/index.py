@@ -263,3 +263,18 @@ class PrefixIndex:
 
     def sources(self) -> list[str]:
         return sorted({info.source for info in self.steps} | set(self.block_sizes))
+
+
+def phase_ends(index: PrefixIndex) -> list[int]:
+    """The last step before each new start, and the last step. A new start is a source's cache
+    cleared after that source had cached something (the clears of a fresh engine do not count);
+    the clears of the other sources that follow it belong to the same start."""
+    ends, worked, previous = [], set(), None
+    for info in index.steps:
+        if info.cleared and info.source in worked and previous is not None and not previous.cleared:
+            ends.append(info.step - 1)
+            worked.clear()
+        elif not info.cleared:
+            worked.add(info.source)
+        previous = info
+    return ends + [index.last_step]

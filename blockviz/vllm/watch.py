@@ -296,3 +296,16 @@ def load(path: str | Path, tokenizer=None) -> Watch:
     for m in messages:
         w.batch(m.source, m.seq, m.payload, m.via, m.lost_before, received_at=m.received_at)
     return w
+
+
+def watch_until(path: str | Path, step: int) -> Watch:
+    """A recording replayed up to `step` (nothing received for step -1), through Watch.batch as `load` does."""
+    header, blocks, messages = recording.read(path)
+    if blocks:
+        raise ValueError(f"{path} starts after step 0; replaying it up to a step needs the whole stream")
+    w = Watch(history=header.history, subscribe=False, api=None)
+    for m in messages:
+        if m.step > step:
+            break
+        w.batch(m.source, m.seq, m.payload, m.via, m.lost_before, received_at=m.received_at)
+    return w

@@ -10,6 +10,8 @@ from hypothesis import given, settings, strategies as st
 from blockviz import exercises
 from blockviz.exercises.kinds import recorded
 from blockviz.vllm import predict, router
+from blockviz.vllm.index import phase_ends
+from blockviz.vllm.watch import watch_until
 
 SINGLE = recorded.recorded(recorded.SINGLE)
 SOURCE = SINGLE.index.sources()[0]
@@ -28,7 +30,7 @@ def test_the_recorded_run_predicts_what_vllm_reported():
     assert data["meta"]["vllm"] and data["meta"]["recorded_at"]
     path = recorded.DATA_DIR / f"{recorded.SINGLE}.jsonl"
     for reply in data["replies"]:
-        watch = recorded.watch_until(path, reply["step_before"])
+        watch = watch_until(path, reply["step_before"])
         predicted = watch.cached_tokens(reply["prompt"]) if reply["step_before"] >= 0 else 0
         assert predicted == reply["reported"], reply["label"]
     assert any(r["reported"] for r in data["replies"]) and any(len(p) >= 3 for p in PATHS)
@@ -43,7 +45,7 @@ def test_the_recorded_kv_aware_routing_was_predicted_exactly():
 
 def test_the_router_question_shows_the_caches_where_the_kv_aware_run_ended():
     index = recorded.load(recorded.DATA_DIR / f"{recorded.FLEET}.jsonl").index
-    first, *rest = recorded.phase_ends(index)
+    first, *rest = phase_ends(index)
     assert rest and index.step_info(first + 1).cleared and not index.step_info(first).cleared
     assert recorded.recorded(recorded.FLEET).last_step == first
 

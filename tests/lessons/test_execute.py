@@ -6,7 +6,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from blockviz.lessons.real_engine import REPLAY_ENV
+from blockviz.vllm.real_engine import REPLAY_ENV
 from tests.lessons.common import NOTEBOOKS
 
 TIMEOUT_S = 180

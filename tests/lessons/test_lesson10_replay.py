@@ -3,7 +3,7 @@ in a banner, and runs top to bottom. (CI has vLLM, so test_execute.py runs it li
 path most readers see, forced with BLOCKVIZ_VLLM_REPLAY=1; the zh notebook replays there too.)"""
 import pytest
 
-from blockviz.lessons.real_engine import REPLAY_ENV
+from blockviz.vllm.real_engine import REPLAY_ENV
 from tests.lessons.common import NOTEBOOKS
 from tests.lessons.test_execute import TIMEOUT_S, execute
 

@@ -15,9 +15,8 @@ from blockviz.exercises.tables import table
 from blockviz.i18n import t
 from blockviz.markup import CONTROL_PICTURES
 from blockviz.models import DEFAULT_MODEL_DIR
-from blockviz.vllm import recording
-from blockviz.vllm.index import BlockRecord, PrefixIndex
-from blockviz.vllm.watch import Watch, load
+from blockviz.vllm.index import BlockRecord, PrefixIndex, phase_ends
+from blockviz.vllm.watch import Watch, load, watch_until
 from blockviz.brief import brief
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "lesson" / "data"
@@ -63,34 +62,6 @@ def question_step(watch: Watch) -> int:
     """The last step, or in a fleet recording (one policy after another, every cache emptied before
     each) the end of the first policy's run: the KV-aware router's caches, not round-robin's copies."""
     return phase_ends(watch.index)[0]
-
-
-def phase_ends(index: PrefixIndex) -> list[int]:
-    """The last step before each new start, and the last step. A new start is a source's cache
-    cleared after that source had cached something (the clears of a fresh engine do not count);
-    the clears of the other sources that follow it belong to the same start."""
-    ends, worked, previous = [], set(), None
-    for info in index.steps:
-        if info.cleared and info.source in worked and previous is not None and not previous.cleared:
-            ends.append(info.step - 1)
-            worked.clear()
-        elif not info.cleared:
-            worked.add(info.source)
-        previous = info
-    return ends + [index.last_step]
-
-
-def watch_until(path: Path, step: int) -> Watch:
-    """A recording replayed up to `step` (nothing received for step -1), through Watch.batch as `load` does."""
-    header, blocks, messages = recording.read(path)
-    if blocks:
-        raise ValueError(f"{path} starts after step 0; replaying it up to a step needs the whole stream")
-    watch = Watch(history=header.history, subscribe=False, api=None)
-    for m in messages:
-        if m.step > step:
-            break
-        watch.batch(m.source, m.seq, m.payload, m.via, m.lost_before, received_at=m.received_at)
-    return watch
 
 
 @lru_cache(maxsize=1)

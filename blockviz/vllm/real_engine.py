@@ -24,15 +24,15 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from blockviz.exercises.kinds.recorded import phase_ends, watch_until
 from blockviz.course import REPO_DIR
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.vllm.fleet import Fleet, chat_stream
+from blockviz.vllm.index import phase_ends
 from blockviz.vllm.lab import run as lab_run
 from blockviz.vllm.lab import saved as lab_saved
 from blockviz.vllm.lab.stream import scripted
 from blockviz.vllm.serve import PROJECT_VLLM_PYTHON, Server, ServerSettings
-from blockviz.vllm.watch import Watch, load
+from blockviz.vllm.watch import Watch, load, watch_until
 from blockviz.workload import Request, Workload
 
 DATA_DIR = REPO_DIR / "lesson" / "data"
