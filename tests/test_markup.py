@@ -8,7 +8,8 @@ from blockviz import Simulator, exercises
 from blockviz.exercises.widget import ExerciseWidget
 from blockviz.markup import esc, markdown_html
 from blockviz.views.export import export_html, export_svg
-from blockviz.views.render_view import SVG_VIEWS, render_view
+from blockviz.views.registry import SVG_VIEWS
+from blockviz.views.render_view import render_view
 
 # Each carries a tag or attribute name no renderer uses, so finding one in the output means the
 # text became markup; the last two are the review's own examples.

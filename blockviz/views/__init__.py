@@ -9,7 +9,9 @@
 
 from typing import Protocol, runtime_checkable
 
-VIEWS = ("dashboard", "pool", "mapping", "chain", "kv", "events", "metrics", "player")  # of any engine timeline
+from blockviz.views import registry
+from blockviz.views.registry import VIEWS
+
 TRAFFIC = "traffic"  # of a blockviz.traffic replay only
 
 
@@ -30,24 +32,22 @@ def show(timeline, view: str = "dashboard", lang: str = "en", **options):
     `options` go to the view: `step` (default: the timeline's cursor) is the step it opens at and
     keeps until moved; `follow=True` moves it to each new step (default: on only when opened at the
     live end); e.g. show(llm, "kv", step=3, kv="v") for the V values at step 3. Every widget has
-    `.step` and `.follow` (see stepping.py)."""
-    if getattr(timeline, "meta", {}).get("kind") == "vllm":   # a blockviz.vllm watch: its own views
-        if view not in ("dashboard", "forest"):
+    `.step` and `.follow` (see stepping.py). The views are registry.py's table."""
+    from blockviz.vllm.watch import Watch
+    if isinstance(timeline, Watch):   # a blockviz.vllm watch: its own views
+        maker = registry.widget(registry.WATCH_VIEWS, view)
+        if maker is None:
             raise ValueError(f"a vLLM watch shows its prefix cache as a forest of block chains (view 'forest'); "
                              f"its events cannot draw {view!r}")
-        from blockviz.views.vllm_widget import WatchView
-        return WatchView(timeline, lang=lang, **options)
+        return maker(timeline, lang=lang, **options)
     if isinstance(timeline, TrafficRun):
-        from blockviz.views.traffic_view import TrafficView, recorded_engine
         if view == TRAFFIC:
-            return TrafficView(timeline, lang=lang, **options)
+            return registry.widget(registry.TRAFFIC_VIEWS, view)(timeline, lang=lang, **options)
+        from blockviz.views.traffic_view import recorded_engine
         timeline = recorded_engine(timeline)
     elif view == TRAFFIC:
         raise ValueError("the traffic view draws a blockviz.traffic replay: show(traffic.replay(...), 'traffic')")
-    from blockviz.views import dashboard, player, widgets  # ipywidgets only when a widget is asked for
-    makers = {"dashboard": dashboard.Dashboard, "pool": widgets.PoolView, "mapping": widgets.MappingView,
-              "chain": widgets.ChainView, "kv": widgets.KVView, "events": widgets.EventLog,
-              "metrics": widgets.MetricsView, "player": player.Player}
-    if view not in makers:
+    maker = registry.widget(registry.ENGINE_VIEWS, view)   # ipywidgets only when a widget is asked for
+    if maker is None:
         raise ValueError(f"unknown view {view!r}; choose one of {VIEWS} (or {TRAFFIC!r} for a blockviz.traffic replay)")
-    return makers[view](timeline, lang=lang, **options)
+    return maker(timeline, lang=lang, **options)

@@ -1,7 +1,7 @@
 """Static exports for slides and readers without a kernel: SVG, PNG, GIF and a self-contained HTML player.
 
-Views: "pool", "mapping", "chain", "events", "kv" (SVG renderers, rasterised through matplotlib)
-and "metrics" (a matplotlib figure).
+Views: those registry.py draws as a picture (EXPORTED): the SVG ones (render_view, rasterised through
+matplotlib) and "metrics" (a matplotlib figure).
 """
 from pathlib import Path
 
@@ -12,12 +12,10 @@ from blockviz.i18n import t
 from blockviz.trace.events import RequestAdded
 from blockviz.views.assets import JS
 from blockviz.views.render_metrics import metrics_rows, render_metrics
-from blockviz.views.render_view import SVG_VIEWS, has_kv, render_view
+from blockviz.views.render_view import has_kv, render_view
 from blockviz.views.svg import esc
 from blockviz.views.svg_raster import draw_svg, svg_figure, svg_size
 from blockviz.views.trace_index import KVIndex, TraceIndex
-
-VIEWS = SVG_VIEWS + ("metrics",)
 
 
 def indexes(timeline) -> tuple[TraceIndex, KVIndex]:

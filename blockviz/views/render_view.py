@@ -6,11 +6,10 @@ from blockviz.views.render_chain import render_chain
 from blockviz.views.render_events import render_events
 from blockviz.views.render_kv import MAX_BLOCKS, render_kv_rows
 from blockviz.views.render_mapping import render_mapping
+from blockviz.views.registry import SVG_VIEWS
 from blockviz.views.render_pool import render_pool
 from blockviz.views.svg import svg_document, text, text_width
 from blockviz.views.trace_index import KVIndex, TraceIndex, tokens_when_probed
-
-SVG_VIEWS = ("pool", "mapping", "chain", "events", "kv")
 
 
 def default_seq(timeline, step: int) -> int | None:

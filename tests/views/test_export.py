@@ -7,14 +7,15 @@ from PIL import Image, ImageColor
 
 from blockviz.states import BlockState
 from blockviz.trace.events import RequestAdded
-from blockviz.views.export import VIEWS, export_gif, export_html, export_png, export_svg, first_busy_step
+from blockviz.views.export import export_gif, export_html, export_png, export_svg, first_busy_step
 from blockviz.views.glyphs import C, R
+from blockviz.views.registry import EXPORTED
 from blockviz.views.theme import STATE_STYLES
 
 from svgtools import glyph_box
 
 
-@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("view", EXPORTED)
 def test_svg_and_png_of_every_view(lifecycle, view, tmp_path):
     svg = export_svg(lifecycle, tmp_path / f"{view}.svg", view, step=3)
     root = ElementTree.parse(svg).getroot()
