@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from blockviz.i18n import LANGS
+from blockviz.jsonfile import read_json
 from blockviz.models.config import DTYPE_NAMES
 from blockviz.workload import Request, Workload
 
@@ -62,18 +63,11 @@ class DemoSettings:
 
     @classmethod
     def load(cls, path: str | Path) -> "DemoSettings":
-        path = Path(path)
-        if not path.is_file():
-            raise DemoError(f"demo settings file not found: {path}")
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise DemoError(f"{path} is not valid JSON: {e}") from None
+        data = read_json(path, dict, DemoError)
         names = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - names) if isinstance(data, dict) else None
-        if unknown is None or unknown:
-            raise DemoError(f"{path}: expected an object with keys from {sorted(names)}"
-                            + (f", got unknown {unknown}" if unknown else ""))
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise DemoError(f"{path}: expected an object with keys from {sorted(names)}, got unknown {unknown}")
         return cls(**data)
 
     # --- checks -----------------------------------------------------------------------

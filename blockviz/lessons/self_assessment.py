@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from blockviz.i18n import LANGS, t
+from blockviz.jsonfile import read_json
 
 LEVELS = ("not_yet", "with_notes", "closed_book")
 
@@ -32,7 +33,7 @@ def load_self_assessment(home: Path | None = None) -> dict:
     path = (home or blockviz_home()) / "self_assessment.json"
     if not path.exists():
         return {"version": 1, "lessons": {}}
-    return json.loads(path.read_text(encoding="utf-8"))
+    return read_json(path, dict)
 
 
 

@@ -1,8 +1,8 @@
-import json
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 
 from blockviz import checks
+from blockviz.jsonfile import read_json
 
 # Architectures this package can run, as named in config.json's "architectures".
 SUPPORTED_ARCHITECTURES = ("Qwen3ForCausalLM", "Qwen2ForCausalLM")
@@ -111,12 +111,7 @@ class Qwen3Config:
         file = Path(path) / "config.json"
         if not file.is_file():
             raise FileNotFoundError(f"no config.json in model folder {path}")
-        try:
-            d = json.loads(file.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise ValueError(f"{file} is not valid JSON: {e}") from None
-        if not isinstance(d, dict):
-            raise ValueError(f"{file} must hold a JSON object")
+        d = read_json(file, dict)
         try:
             return cls.from_dict(d)
         except ValueError as e:

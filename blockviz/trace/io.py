@@ -13,7 +13,6 @@ of validation, not a replay.
 
 Format 1 (one JSON document with a full picture per step) still loads.
 """
-import json
 import os
 import stat
 from collections.abc import Sequence as SequenceABC
@@ -25,6 +24,7 @@ import msgspec
 from blockviz.brief import brief
 from blockviz.char_tokenizer import CharTokenizer
 from blockviz.config import Config
+from blockviz.jsonfile import decode_json
 from blockviz.checks import MAX_SIM_BLOCKS, MAX_TOKEN_ID
 from blockviz.sampling_params import SamplingParams
 from blockviz.trace.events import KVWritten, StepTimed, event_from_dict
@@ -206,7 +206,7 @@ class LoadedTrace(Timeline):
     def keyframe(self, step: int) -> tuple[KeyframeLine, str]:
         number, text = self.keyframes[step]
         where = f"{self.source}: line {number} (keyframe at step {step})"
-        return decode(text, KeyframeLine, where), where
+        return decode_json(text, KeyframeLine, where, TraceError), where
 
     def replay_error(self, step: int, error: Exception) -> Exception:
         if isinstance(error, TraceError):
@@ -273,17 +273,6 @@ def version_of(text: str):
         return msgspec.json.decode(text, type=Peek).version
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return None
-
-
-def decode(line: str, kind, where: str):
-    try:
-        return msgspec.json.decode(line, type=kind)
-    except msgspec.ValidationError as e:
-        raise TraceError(f"{where} is malformed ({e})") from None
-    except msgspec.DecodeError as e:
-        raise TraceError(f"{where} is not valid JSON, or is truncated ({e})") from None
-    except RecursionError:
-        raise TraceError(f"{where} is nested too deeply to be a trace") from None
 
 
 def check_header(header: Header, source: str) -> Header:
@@ -365,7 +354,7 @@ class StepLines(SequenceABC):
 def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline:
     if not lines or not lines[0].strip():
         raise TraceError(f"{source}: not a blockviz trace (empty file)")
-    header = check_header(decode(lines[0], Header, f"{source}: line 1 (header)"), source)
+    header = check_header(decode_json(lines[0], Header, f"{source}: line 1 (header)", TraceError), source)
     c = header.config
     try:
         config = Config(num_kvcache_blocks=c.num_blocks, kvcache_block_size=c.block_size, max_num_seqs=c.max_num_seqs,
@@ -380,7 +369,7 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
             continue
         is_keyframe = text.startswith('{"keyframe":')
         try:  # a keyframe's own fields are checked when a replay resumes from it: only its step now
-            line = decode(text, KeyframeStep if is_keyframe else StepLine, f"{source}: line {number}")
+            line = decode_json(text, KeyframeStep if is_keyframe else StepLine, f"{source}: line {number}", TraceError)
         except TraceError:
             if number == len(lines) and not complete:
                 truncated = True  # the step being written when the recording stopped: the rest is whole
@@ -422,11 +411,4 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
 
 def load_v1(text: str, source: str) -> Timeline:
     from blockviz.trace.v1 import timeline_from_v1
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise TraceError(f"{source}: not a blockviz trace, or truncated (invalid JSON at line {e.lineno}, "
-                         f"column {e.colno}: {e.msg})") from None
-    except RecursionError:
-        raise TraceError(f"{source}: nested too deeply to be a trace") from None
-    return timeline_from_v1(data, source)
+    return timeline_from_v1(decode_json(text, Any, f"{source}: not a blockviz trace", TraceError), source)

@@ -25,6 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from blockviz.course import REPO_DIR
+from blockviz.jsonfile import read_json
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.vllm.fleet import Fleet, chat_stream
 from blockviz.vllm.index import phase_ends
@@ -174,7 +175,7 @@ def save(run: Run, base: Path = SINGLE):
 
 def load_recorded(base: Path = SINGLE) -> Run:
     """The shipped recording, with each request's prediction made again from its events."""
-    data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+    data = read_json(base.with_suffix(".json"), dict)
     replies = [Reply(**r) for r in data["replies"]]
     for r in replies:
         r.predicted = predicted_at(base.with_suffix(".jsonl"), r.step_before, r.prompt)
@@ -264,5 +265,5 @@ def save_fleet(run: FleetRun, base: Path = FLEET):
 
 
 def load_fleet(base: Path = FLEET) -> FleetRun:
-    data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+    data = read_json(base.with_suffix(".json"), dict)
     return FleetRun(load(base.with_suffix(".jsonl")), data["instances"], data["prompts"], data["routed"], data["meta"])

@@ -91,8 +91,14 @@ def test_settings_travel_as_json(settings, tmp_path):
     path.write_text(json.dumps({"block_size": 4, "colour": "red"}))
     with pytest.raises(DemoError, match="unknown.*colour"):
         DemoSettings.load(path)
-    with pytest.raises(DemoError, match="not found"):
+    with pytest.raises(DemoError, match="missing.json: no such file"):
         DemoSettings.load(tmp_path / "missing.json")
+    path.write_text('{"block_size": 4,\n "lang": "en" "pace": 1}')
+    with pytest.raises(DemoError, match=r"s.json: not valid JSON \(line 2, column 15"):
+        DemoSettings.load(path)
+    path.write_text("[4]")
+    with pytest.raises(DemoError, match=r"s.json: Expected `object`, got `array`"):
+        DemoSettings.load(path)
 
 
 def test_sizes_in_bytes():

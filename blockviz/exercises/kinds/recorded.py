@@ -6,13 +6,13 @@ about the cache at its last step. `hand_cached` redoes vLLM's lookup by hand, wi
 known mistake; without switches it equals `predict.cached_tokens` (tests check it), and the
 answers themselves always come from predict.py and router.py.
 """
-import json
 from functools import lru_cache
 from pathlib import Path
 from random import Random
 
 from blockviz.exercises.tables import table
 from blockviz.i18n import t
+from blockviz.jsonfile import read_json
 from blockviz.markup import CONTROL_PICTURES
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.vllm.index import BlockRecord, PrefixIndex, phase_ends
@@ -29,7 +29,7 @@ def instances(name: str) -> dict[str, str]:
     """A recording's instances numbered from 1 (name -> source), in the order its sidecar `.json`
     lists them (the router's instance order); one source for a single server."""
     sidecar = DATA_DIR / f"{name}.json"
-    named = json.loads(sidecar.read_text(encoding="utf-8")).get("instances") if sidecar.is_file() else None
+    named = read_json(sidecar, dict).get("instances") if sidecar.is_file() else None
     sources = list(named.values()) if named else load(DATA_DIR / f"{name}.jsonl").index.sources()
     return {str(i + 1): source for i, source in enumerate(sources)}
 

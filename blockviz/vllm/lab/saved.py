@@ -4,12 +4,48 @@ The nano-vllm side is not stored: loading replays it, with this version's engine
 import json
 from pathlib import Path
 
-from blockviz.vllm.lab.outcome import Change, Outcome
+import msgspec
+
+from blockviz.jsonfile import read_json
+from blockviz.vllm.lab.outcome import Change, Key, Outcome
 from blockviz.vllm.lab.run import LabResult, replay
 from blockviz.vllm.lab.stream import LabRequest, check_stream
-from blockviz.brief import brief
 
 FORMAT = "blockviz-lab/1"
+
+
+# --- what the file holds (msgspec checks the types and names the field at fault) ---
+
+class ChangeRecord(msgspec.Struct):
+    step: int
+    stored: list[Key]
+    evicted: list[Key]
+
+
+class OutcomeRecord(msgspec.Struct):
+    cached_tokens: int
+    resident: list[Key]
+    steps: list[ChangeRecord]
+
+
+class RequestRecord(msgspec.Struct):
+    tokens: tuple[int, ...]
+    max_tokens: int
+    follows: int | None
+    group: int | None
+    label: str | None
+
+
+class LabFile(msgspec.Struct):
+    format: str
+    block_size: int
+    vllm_blocks: int
+    requests: list[RequestRecord]
+    prompts: list[tuple[int, ...]]
+    generated: list[tuple[int, ...]]
+    vllm: list[OutcomeRecord]
+    note: str = ""
+    vllm_max_num_seqs: int | None = None
 
 
 def _outcome(o: Outcome) -> dict:
@@ -31,23 +67,15 @@ def save_lab(result: LabResult, path: str | Path, note: str = ""):
 
 def load_lab(path: str | Path, record: bool = True) -> tuple[LabResult, str]:
     """(the result, with nano-vllm's side replayed now; the note it was saved with)."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a lab recording ({FORMAT}): format {data.get('format')!r}")
-        stream = check_stream([LabRequest(tuple(r["tokens"]), r["max_tokens"], r["follows"], r["group"], r["label"])
-                               for r in data["requests"]])
-        vllm = [Outcome(o["cached_tokens"],
-                        tuple(Change(c["step"], tuple(map(tuple, c["stored"])), tuple(map(tuple, c["evicted"])))
-                              for c in o["steps"]),
-                        frozenset(map(tuple, o["resident"]))) for o in data["vllm"]]
-        prompts = [tuple(p) for p in data["prompts"]]
-        generated = [tuple(g) for g in data["generated"]]
-        block_size, blocks = data["block_size"], data["vllm_blocks"]
-    except (KeyError, TypeError, json.JSONDecodeError) as e:
-        raise ValueError(f"{path}: not a readable lab recording ({brief(e, 120)})") from None
+    data = read_json(path, LabFile)
+    if data.format != FORMAT:
+        raise ValueError(f"{path}: not a lab recording ({FORMAT}): format {data.format!r}")
+    stream = check_stream([LabRequest(r.tokens, r.max_tokens, r.follows, r.group, r.label) for r in data.requests])
+    vllm = [Outcome(o.cached_tokens, tuple(Change(c.step, tuple(c.stored), tuple(c.evicted)) for c in o.steps),
+                    frozenset(o.resident)) for o in data.vllm]
+    prompts, generated = data.prompts, data.generated
     if not len(stream) == len(prompts) == len(generated) == len(vllm):
         raise ValueError(f"{path}: {len(stream)} requests but {len(prompts)} prompts, {len(generated)} replies and "
                          f"{len(vllm)} vLLM outcomes")
-    return (replay(stream, prompts, generated, vllm, block_size, blocks, record, data.get("vllm_max_num_seqs")),
-            data.get("note", ""))
+    return (replay(stream, prompts, generated, vllm, data.block_size, data.vllm_blocks, record,
+                   data.vllm_max_num_seqs), data.note)
