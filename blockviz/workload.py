@@ -30,7 +30,7 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   has one) and the field, before an engine exists: types, labels unique, prompt + max_tokens within
   max_model_len and the pool. `request(index, **fields)` builds one with the same naming, for
   readers of files. A LazyPrompt's ids are checked by the engine's add when they are made. The
-  Simulator's own limits (blockviz/checks.py, e.g. 131 072 blocks) apply when it is built.
+  Simulator's own limits (blockviz/checks.py, e.g. at most 4 194 304 blocks) apply when it is built.
 - `play(workload, engine=None, step_time=None, max_steps=None, on_step=None, temperature=0.0,
   until=None, max_unfinished=None) -> Played`: the one driver. `engine`: a Simulator or an LLM session built for the
   pool (default: `workload.simulator()`; an LLM session samples at `temperature`, greedy by

@@ -40,7 +40,7 @@ def test_six_states_from_a_real_run():
     assert len(duplicates) == 2
     owner = bm.hash_to_block_id[h_abcd]
     (stale,) = set(duplicates) - {owner}
-    # seed 000, question 2: same content, the map points to the other block, both freed
+    # the seed000_q2_stale scenario: same content, the map points to the other block, both freed
     assert classify_block(bm, stale) == BlockState.STALE_FREE
     assert classify_block(bm, owner) == BlockState.CACHED_FREE
     mnop = bm.hash_to_block_id[BlockManager.compute_hash(ids("mnop"))]
@@ -84,7 +84,7 @@ def test_reusing_a_stale_block_leaves_its_duplicate_reachable():
     sim.add("z" * 2 * (free.index(stale) + 1), max_tokens=1)
     sim.step()
     assert stale not in bm.free_block_ids or bm.blocks[stale].hash != h  # reused for other content
-    assert bm.hash_to_block_id.get(h) == owner  # seed 000, question 2: the duplicate's entry survives
+    assert bm.hash_to_block_id.get(h) == owner  # as in the seed000_q2_stale scenario: the duplicate's entry survives
     assert classify_block(bm, owner) == BlockState.CACHED_FREE
 
 

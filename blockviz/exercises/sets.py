@@ -17,8 +17,9 @@ from blockviz.i18n import LANGS, STRINGS, t
 from blockviz.scenarios import load_scenario
 from blockviz.brief import brief
 
-# Seed 004 (lesson 25): B = 4, request A holds tokens 0..9, block_table [5, 2, 7]. The block ids
-# come from the free queue: Simulator(free_order=[5, 2, 7, 0, 1, 3, 4, 6]) (engine.full_order).
+# The seed004 scenario (blockviz/scenarios/seed004.toml; practice set lesson25): B = 4, request A
+# holds tokens 0..9, block_table [5, 2, 7]. The block ids come from the free queue:
+# Simulator(free_order=[5, 2, 7, 0, 1, 3, 4, 6]) (setups.full_order).
 SEED_004_SLOTS = {"block_size": 4, "block_table": [5, 2, 7], "num_tokens": 10, "positions": [3, 4, 5, 6]}
 
 

@@ -24,7 +24,7 @@ def full_order(first: list[int], num_blocks: int) -> list[int]:
     """The free queue order that starts with `first`, then the other blocks in id order.
 
     Simulator(free_order=...) arranges the pool as if earlier requests had come and gone; this is
-    how seed 004's block_table [5, 2, 7] is obtained: order [5, 2, 7, 0, 1, 3, 4, 6] and a
+    how the seed004 scenario's block_table [5, 2, 7] is obtained: order [5, 2, 7, 0, 1, 3, 4, 6] and a
     request that needs three blocks (the same as the seed004 scenario preset).
     """
     if len(set(first)) != len(first) or any(not isinstance(b, int) or not 0 <= b < num_blocks for b in first):

@@ -52,7 +52,7 @@ class BlockAllocated(Event, tag=4):
     seq_id: int
     block_id: int
     evicted_hash: int = -1   # the map entry this allocation removed
-    dropped_hash: int = -1   # stale content dropped without touching the map (seed 000, question 2)
+    dropped_hash: int = -1   # stale content dropped without touching the map (the seed000_q2_stale scenario)
 
 
 class BlockRevived(Event, tag=5):

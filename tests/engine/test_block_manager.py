@@ -1,4 +1,4 @@
-"""BlockManager: compute_hash against seed 002's definition, and the behaviours the lessons rely on."""
+"""BlockManager: compute_hash against nano-vllm's definition (bb823b3), and the behaviours the lessons rely on."""
 import struct
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""The issue's and seed 004's own examples, answered by the engine."""
+"""The seed004 scenario's examples (blockviz/scenarios/seed004.toml), answered by the engine."""
 from blockviz import exercises
 from blockviz.exercises.setups import build, full_order
 from blockviz.slots import slot_of, step_slot_mapping

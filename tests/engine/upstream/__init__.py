@@ -12,7 +12,7 @@ from types import ModuleType
 from blockviz.config import Config
 from blockviz.engine import sequence
 
-COMMIT = "bb823b3e06983d71485a8e1f23715ebd87d98ef8"  # the chunked-prefill HEAD (seed 002)
+COMMIT = "bb823b3e06983d71485a8e1f23715ebd87d98ef8"  # the chunked-prefill HEAD
 ROOT = Path(__file__).parent
 
 
