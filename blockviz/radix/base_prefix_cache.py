@@ -6,20 +6,17 @@ from __future__ import annotations
 
 import dataclasses
 from array import array
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional
-
-if TYPE_CHECKING:
-    from blockviz.radix.radix_cache import RadixKey
+from typing import Any, NamedTuple, Optional
 
 
 @dataclasses.dataclass
 class MatchPrefixParams:
-    key: RadixKey
+    key: Any  # a RadixKey (radix_cache.py imports this module, so it is not imported here)
 
 
 @dataclasses.dataclass
 class InsertParams:
-    key: Optional[RadixKey] = None
+    key: Any = None  # a RadixKey
     value: Optional[array] = None
     # The inserting request already inserted [0, here) (req.kv.cache_inserted_len);
     # only the nodes past it count a hit, so a request counts each node once.

@@ -1,10 +1,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Tuple, Union
+from typing import Tuple, Union
 
-if TYPE_CHECKING:
-    from blockviz.radix.radix_cache import TreeNode
+# TreeNode is radix_cache.py's, named only in annotations (radix_cache imports this module).
 
 
 class EvictionStrategy(ABC):
