@@ -10,4 +10,6 @@ bash tests/views/js/install_node.sh  # node and jsdom for the JavaScript modules
 bash scripts/setup.sh
 # the real vLLM that tests/vllm watch (its own environment, 3.4 GB, about 4 minutes the first time)
 bash scripts/vllm_env.sh
+# SGLang's own RadixCache that tests/radix check blockviz/radix against (1.2 GB, about 4 minutes)
+bash scripts/sglang_env.sh
 exec .venv/bin/python -m pytest "${@}"
