@@ -22,6 +22,7 @@ LESSONS: dict[str, dict[str, str]] = {
     "08_beyond_nano_vllm": {"en": "Beyond nano-vllm (optional)", "zh": "nano-vllm 之外（选学）"},
     "09_classroom_demo": {"en": "The classroom demo", "zh": "课堂演示"},
     "10_real_engine": {"en": "A real engine: vLLM's prefix cache, live", "zh": "真实的引擎：实时观察 vLLM 的前缀缓存"},
+    "10b_router": {"en": "Routing by cache: several vLLM engines", "zh": "按缓存路由：多个 vLLM 引擎"},
     "11_capstone": {"en": "Capstone: predict a whole run", "zh": "综合练习：预测一整段运行"},
     "12_review": {"en": "Review: lessons 01–07, mixed", "zh": "复习：第 01–07 课交错练习"},
     "13_real_traffic": {"en": "Real traffic", "zh": "真实流量"},

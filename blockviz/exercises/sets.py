@@ -153,8 +153,10 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
     ]),
     PracticeSet("lesson10", "10_real_engine", [
         Item("vllm_cached", 1, note="ex.set.note.recorded"), Item("vllm_cached", 2), Item("vllm_cached", 3),
-        Item("vllm_cached", 4), Item("router_pick", 1, note="ex.set.note.router"), Item("router_pick", 2),
-        Item("router_pick", 3),
+        Item("vllm_cached", 4),
+    ]),
+    PracticeSet("lesson10b", "10b_router", [
+        Item("router_pick", 1, note="ex.set.note.router"), Item("router_pick", 2), Item("router_pick", 3),
     ]),
     PracticeSet("lesson11", "11_capstone", [
         Item("steps_table", params=CAPSTONE, note="ex.set.note.capstone"),
@@ -186,7 +188,7 @@ def set_title(name: str, lang: str) -> str:
     lesson = SETS[name].lesson
     if lesson is None:
         return t(f"ex.set.{name}.title", lang)
-    title = {"number": int(lesson[:2]), "title": LESSONS[lesson][lang]}
+    title = {"number": lesson.split("_")[0].lstrip("0") or "0", "title": LESSONS[lesson][lang]}  # "3", "10b"
     if f"ex.set.{name}.focus" in STRINGS:
         return t("ex.set.title.focus", lang, **title, focus=t(f"ex.set.{name}.focus", lang))
     return t("ex.set.title", lang, **title)

@@ -159,6 +159,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Which block of A's chain does least-recently-used eviction take first, and what does a missing block "
               "do to the blocks after it?",
         "zh": "按最久未用逐出时，A 的链先丢哪一块？缺了一块，它后面的块会怎样？"},
+    "hint.10.kv_pick": {
+        "en": "Compare the counts: the router takes the instance with the longest predicted cached prefix, and "
+              "that instance reuses its own count.",
+        "zh": "比较这几个数：路由器选预测缓存前缀最长的实例，那个实例复用的就是它自己的那个数。"},
     "hint.11.preempted_bigger": {
         "en": "Find the step where both requests need a new block for their next token, and count the free blocks "
               "there.",

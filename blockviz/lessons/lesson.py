@@ -77,8 +77,12 @@ class Lesson:
         """The lesson's practice set in exercises/ (blockviz.exercises), if it has one."""
         if not self.name[:2].isdigit():  # the build-it-yourself track (b1_...) has none
             return None
-        path = REPO_DIR / "exercises" / self.lang / f"lesson{int(self.name[:2])}.md"
-        return path if path.exists() else None
+        # a lesson split in parts has its own set when one exists ("10b" -> lesson10b), else its number's
+        for number in (self.name.split("_")[0].lstrip("0") or "0", int(self.name[:2])):
+            path = REPO_DIR / "exercises" / self.lang / f"lesson{number}.md"
+            if path.exists():
+                return path
+        return None
 
     def header(self, practice: tuple[int, int] | None = None, prerequisites: Iterable[str] = ()):
         """Time for this page (reading plus doing, estimated from its source and said how), the

@@ -151,16 +151,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.set.note.preempt": {
         "en": "Walk schedule()'s decode loop request by request.",
         "zh": "按 schedule() 的解码循环逐个请求走一遍。"},
-    "ex.set.lesson10.focus": {"en": "predict what vLLM reuses, and where a router sends", "zh": "预测 vLLM 复用什么，路由器发往哪里"},
+    "ex.set.lesson10.focus": {"en": "predict what vLLM reuses", "zh": "预测 vLLM 复用什么"},
     "ex.set.lesson10.intro": {
-        "en": "Caches recorded from real vLLM servers' KV events: the cached tokens of a prompt (whole blocks, "
-              "the num_tokens − 1 cap, the first miss), and the instance a KV-aware router picks.",
-        "zh": "录自真实 vLLM 服务器 KV 事件的缓存：一个提示复用多少 token（整块、num_tokens − 1 的上限、第一个未命中），"
-              "以及按 KV 缓存路由的路由器选哪个实例。"},
+        "en": "Caches recorded from a real vLLM server's KV events: the cached tokens of a prompt (whole blocks, "
+              "the num_tokens − 1 cap, the first miss).",
+        "zh": "录自真实 vLLM 服务器 KV 事件的缓存：一个提示复用多少 token（整块、num_tokens − 1 的上限、第一个未命中）。"},
+    "ex.set.lesson10b.focus": {"en": "where a KV-aware router sends a prompt", "zh": "按 KV 缓存路由的路由器把提示发往哪里"},
+    "ex.set.lesson10b.intro": {
+        "en": "Two vLLM instances' caches recorded from their KV events: the instance a KV-aware router picks for "
+              "a prompt (the longest predicted cached prefix, then the first).",
+        "zh": "从 KV 事件录下的两个 vLLM 实例的缓存：按 KV 缓存路由的路由器为一个提示选哪个实例（预测缓存前缀最长的，再取排在前面的）。"},
     "ex.set.note.recorded": {
         "en": "The cache at the end of lesson 10's recorded run, on one server.",
         "zh": "第 10 课录下的那段运行结束时，一台服务器上的缓存。"},
     "ex.set.note.router": {
-        "en": "Two instances at the end of lesson 10's recorded router run.",
-        "zh": "第 10 课录下的路由运行结束时的两个实例。"},
+        "en": "Two instances at the end of the router lesson's recorded run.",
+        "zh": "路由一课录下的那段运行结束时的两个实例。"},
 }
