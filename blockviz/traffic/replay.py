@@ -34,6 +34,7 @@ import numpy as np
 
 from blockviz import checks
 from blockviz import policies
+from blockviz.hits import HitRate, binned_hit_rates, hit_rate
 from blockviz.sim import Simulator
 from blockviz.traffic.lengths import HASH_BLOCK, output_length, prompt_length
 from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_tokens
@@ -123,24 +124,26 @@ class Replay:
     played: Played                # the driver's record; played.engine is the Simulator
 
     @property
+    def hits(self) -> HitRate:
+        """Cached prompt tokens over prompt tokens, as vLLM's cached_tokens counts them."""
+        return hit_rate(self.cached_tokens, self.prompt_tokens)
+
+    @property
     def hit_rate(self) -> float:
-        """Cached prompt tokens / prompt tokens, as vLLM's cached_tokens counts them."""
-        return float(self.cached_tokens.sum() / self.prompt_tokens.sum())
+        return self.hits.value
 
     @property
     def engine(self) -> Simulator:
         return self.played.engine
 
     def hit_rate_over_time(self, bin_s: float = 60) -> tuple[np.ndarray, np.ndarray]:
-        """(bin start in seconds, hit rate of the requests arriving in that bin); bins with no request
-        are left out."""
+        """(bin start in seconds, hit rate over the prompt tokens of the requests arriving in that bin);
+        bins with no request are left out."""
         if not bin_s > 0:
             raise ValueError(f"bin_s must be > 0 seconds, got {bin_s!r}")
         bins = ((self.trace.timestamps_ms - self.trace.timestamps_ms[0]) / 1000 // bin_s).astype(np.int64)
-        prompt = np.bincount(bins, weights=self.prompt_tokens)
-        cached = np.bincount(bins, weights=self.cached_tokens)
-        keep = prompt > 0
-        return np.flatnonzero(keep) * bin_s, cached[keep] / prompt[keep]
+        kept, rates = binned_hit_rates(bins, self.prompt_tokens, self.cached_tokens)
+        return kept * bin_s, rates
 
     def __repr__(self) -> str:
         return f"<Replay {self}>"
@@ -181,7 +184,7 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
     served = player.played.served
     return Replay(trace, pool_tokens, block_size, tokens_per_id, policy, arrivals,
                   np.array([r.request.num_prompt_tokens for r in served], dtype=np.int64),
-                  np.array([s.cached_at_admission[0] for s in served], dtype=np.int64),
+                  np.array([s.first_cached_tokens for s in served], dtype=np.int64),
                   np.array([s.preemptions for s in served], dtype=np.int64),
                   engine.num_steps, player.now if arrivals == "timestamps" else None, player.played)
 

@@ -106,7 +106,7 @@ def run_nano(batches: list[list[Played]], num_blocks: int, block_size: int,
                                   tuple(k for kind, k in done if kind == "evicted")))
             if sim.is_finished() and (player.all_added or workload.requests[player.next].arrival > player.turn):
                 resident = bm.resident()   # the batch has finished: what each of its requests leaves behind
-                outcomes += [Outcome(s.cached_at_admission[0], tuple(changes), resident, bm.refused.get(s.seq.seq_id))
+                outcomes += [Outcome(s.first_cached_tokens, tuple(changes), resident, bm.refused.get(s.seq.seq_id))
                              for s in served[start:player.next]]
                 start, changes = player.next, []
     return sim, outcomes
