@@ -2,7 +2,8 @@
 
 Simulator and LLMEngine are Sessions: they differ only in `compute`, the part that turns a
 scheduled batch into one sampled token per request. The live loop runs nano-vllm's plain
-Scheduler and logs its inputs; frames (events + snapshots) are replayed from that log when a
+Scheduler, its BlockManager the session's block policy's (blockviz.policies: nano-vllm's own by
+default), and logs its inputs; frames (events + snapshots) are replayed from that log when a
 view first asks for them (blockviz/trace/replay.py).
 """
 from dataclasses import dataclass
@@ -10,9 +11,10 @@ from time import perf_counter
 
 from blockviz import checks
 from blockviz.config import Config
-from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.limits import check_can_ever_run
+from blockviz.policies import Policy, get as get_policy
+from blockviz.policies.scheduler import PolicyScheduler
 from blockviz.trace.events import Event, StepTimed
 from blockviz.trace.frame import Frame
 from blockviz.trace.io import TraceWriter, config_record, save_trace
@@ -59,10 +61,12 @@ def check_new_sequence(seq: Sequence):
 class Session(Timeline):
     """record: keep every step for the views (default). history: keep only the newest N steps
     (live streams, the demo; trimmed in batches, so up to N + N/4); a view or seek before the
-    window says so. record_to: a file the steps are appended to as they run (trace/io.py)."""
+    window says so. record_to: a file the steps are appended to as they run (trace/io.py).
+    policy: the block policy by name (blockviz.policies.names()), or a Policy; the recording
+    replays the run under the same one."""
 
     def __init__(self, config: Config, record: bool = True, history: int | None = None,
-                 record_to: str | None = None):
+                 record_to: str | None = None, policy: str | Policy = "nano-vllm"):
         if history is not None:
             checks.whole("history (steps kept; None keeps every step)", history, 1)
         self.config = config
@@ -71,7 +75,8 @@ class Session(Timeline):
         if config.num_kvcache_blocks < 1:
             raise ValueError("the engine needs Config.num_kvcache_blocks >= 1 "
                              f"(got {config.num_kvcache_blocks}; -1 is only resolved by a model runner)")
-        self.scheduler = Scheduler(config)
+        self.policy = get_policy(policy)
+        self.scheduler = PolicyScheduler(config, self.policy)
         self.seqs: dict[int, Sequence] = {}
         self.labels: dict[int, str] = {}
         self.num_added = 0

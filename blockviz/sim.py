@@ -7,6 +7,7 @@ from blockviz.char_tokenizer import CharTokenizer
 from blockviz.config import Config
 from blockviz.limits import blocks_needed, longest_context
 from blockviz.engine.sequence import Sequence
+from blockviz.policies import Policy
 from blockviz.sampling_params import SamplingParams
 from blockviz.session import Session
 from blockviz.text import render_text
@@ -31,7 +32,8 @@ class Simulator(Session):
     """A Session whose 'model' is a deterministic rule.
 
     Limits (blockviz/checks.py): num_blocks <= 4 194 304, token ids in 0..2**31-1, and
-    prompt + max_tokens <= max_model_len (default 4096, at most 262 144).
+    prompt + max_tokens <= max_model_len (default 4096, at most 262 144). policy: the block
+    policy by name (blockviz.policies.names(): "nano-vllm", the default, or "vllm").
 
     >>> sim = Simulator(num_blocks=8, block_size=4)
     >>> _ = sim.add("hello world", max_tokens=3)
@@ -42,7 +44,8 @@ class Simulator(Session):
     def __init__(self, num_blocks: int = 16, block_size: int = 4, max_num_seqs: int = 512,
                  max_num_batched_tokens: int = 16384, eos: int = CharTokenizer.eos_token_id,
                  rule: str | TokenRule = "echo", record: bool = True, free_order: list[int] | None = None,
-                 max_model_len: int = 4096, history: int | None = None, record_to: str | None = None):
+                 max_model_len: int = 4096, history: int | None = None, record_to: str | None = None,
+                 policy: str | Policy = "nano-vllm"):
         checks.whole("num_blocks", num_blocks, 1, checks.MAX_SIM_BLOCKS)
         checks.whole("block_size", block_size, 1)
         checks.whole("max_num_seqs", max_num_seqs, 1)
@@ -58,7 +61,7 @@ class Simulator(Session):
             checks.one_of("rule", rule, tuple(TOKEN_RULES))
         config = Config(num_kvcache_blocks=num_blocks, kvcache_block_size=block_size, max_num_seqs=max_num_seqs,
                         max_num_batched_tokens=max_num_batched_tokens, eos=eos, max_model_len=max_model_len)
-        super().__init__(config, record, history, record_to)
+        super().__init__(config, record, history, record_to, policy)
         if isinstance(rule, str):
             rule = TOKEN_RULES[rule]
         self.rule = rule

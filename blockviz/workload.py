@@ -49,8 +49,9 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   callable of that shape plugs in.
 - `Played`: the engine, `seconds_at` (seconds clock: the time after each step), and per request
   (`served`, in arrival order; `by_label`) a `Served`: its Sequence, the step (and time) it was
-  added and finished, the cached tokens at each admission (prefix-cache hits: the first admission,
-  then one per re-admission after a preemption) and its preemptions. Everything else a replay
+  added and finished, the cached tokens at each admission (prefix-cache hits, counted by
+  blockviz.hits: the first admission, `first_cached_tokens`, then one per re-admission after a
+  preemption) and its preemptions. Everything else a replay
   needs is in the engine's own recording (Simulator(record=True): frames and events), which this
   does not copy.
 """
@@ -63,6 +64,7 @@ from typing import Any, Callable, Literal, Sequence as Seq
 
 from blockviz import checks
 from blockviz.engine.sequence import Sequence
+from blockviz.hits import AdmissionWatch
 from blockviz.limits import blocks_needed
 from blockviz.sampling_params import SamplingParams
 from blockviz.session import Batch, Session
@@ -240,6 +242,11 @@ class Served:
     cached_at_admission: list[int] = field(default_factory=list)  # prefix-cache hit tokens, each admission
     preemptions: int = 0
 
+    @property
+    def first_cached_tokens(self) -> int:
+        """The cached tokens at its first admission: what vLLM reports as its cached_tokens."""
+        return self.cached_at_admission[0]
+
 
 @dataclass
 class Played:
@@ -268,27 +275,28 @@ def add(engine: Session, request: Request, temperature: float = 0.0) -> Sequence
 
 
 class Watcher:
-    """Counts admissions and preemptions as the scheduler makes them, for the requests played."""
+    """Counts admissions (their cached tokens, blockviz.hits) and preemptions as the scheduler makes
+    them, for the requests played."""
 
     def __init__(self, engine: Session, served: dict[int, Served]):
         self.scheduler, self.served = engine.scheduler, served
-        self.bm = bm = self.scheduler.block_manager
-        allocate, preempt = bm.allocate, self.scheduler.preempt
+        preempt = self.scheduler.preempt
 
-        def allocated(seq: Sequence, *args):
-            allocate(seq, *args)
+        def admitted(seq: Sequence, cached_tokens: int):
             if seq.seq_id in served:
-                served[seq.seq_id].cached_at_admission.append(seq.num_cached_tokens)
+                served[seq.seq_id].cached_at_admission.append(cached_tokens)
 
         def preempted(seq: Sequence):
             preempt(seq)
             if seq.seq_id in served:
                 served[seq.seq_id].preemptions += 1
 
-        bm.allocate, self.scheduler.preempt = allocated, preempted
+        self.admissions = AdmissionWatch(self.scheduler, admitted)
+        self.scheduler.preempt = preempted
 
     def close(self):
-        del self.bm.allocate, self.scheduler.preempt
+        self.admissions.close()
+        del self.scheduler.preempt
 
 
 class Player:

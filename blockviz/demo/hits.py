@@ -1,13 +1,15 @@
 """Each request's prefix-cache hit at admission, kept after it finishes.
 
 nano-vllm sets num_cached_tokens at allocate and resets it to 0 at deallocate, so a finished
-request's snapshot no longer shows what it reused. The admission step's events still do: a
-CanAllocate that a Scheduled of the same step follows, then one BlockShared (a hit on a used block)
-or BlockRevived (a hit on a free block) per reused block. A HitLedger reads each new frame once.
+request's snapshot no longer shows what it reused. The admission step's events still do
+(blockviz.hits.admitted: a CanAllocate that a Scheduled of the same step follows), and one
+BlockShared (a hit on a used block) or BlockRevived (a hit on a free block) per reused block says
+where each came from. A HitLedger reads each new frame once.
 """
 from dataclasses import dataclass
 
-from blockviz.trace.events import BlockRevived, BlockShared, CacheProbe, CanAllocate, Preempted, Scheduled
+from blockviz.hits import PREFILLED_TOKENS, HitRate, admitted
+from blockviz.trace.events import BlockRevived, BlockShared, CacheProbe, Preempted, Scheduled
 
 
 @dataclass(frozen=True)
@@ -41,36 +43,35 @@ class HitLedger:
         self.upto = max(self.upto, timeline.last_step + 1)
 
     def read(self, step: int, events):
-        asked: set[int] = set()
         probes: dict[int, list[tuple[int, str, int, int]]] = {}
         used: dict[int, int] = {}
         free: dict[int, int] = {}
-        scheduled: set[int] = set()
         for event in events:
             if isinstance(event, CacheProbe):
                 probes.setdefault(event.seq_id, []).append((event.index, event.outcome, event.hash, event.block_id))
-            elif isinstance(event, CanAllocate) and event.result >= 0:
-                asked.add(event.seq_id)
             elif isinstance(event, BlockShared):
                 used[event.seq_id] = used.get(event.seq_id, 0) + 1
             elif isinstance(event, BlockRevived):
                 free[event.seq_id] = free.get(event.seq_id, 0) + 1
             elif isinstance(event, Scheduled):
-                scheduled.update(event.seq_ids)
                 if event.is_prefill:
                     self.prefill_tokens += sum(event.num_tokens)
             elif isinstance(event, Preempted):
                 self.preemptions += 1
-        for seq_id in asked & scheduled:  # admitted: allocated right after can_allocate said yes
-            hit_used, hit_free = used.get(seq_id, 0), free.get(seq_id, 0)
-            tokens = (hit_used + hit_free) * self.block_size
+        for seq_id, blocks in admitted(events).items():
+            hit_used, hit_free = used.get(seq_id, 0), free.get(seq_id, 0)   # blocks == hit_used + hit_free
+            tokens = blocks * self.block_size
             before = self.by_seq.get(seq_id)
             self.by_seq[seq_id] = AdmissionHit(step, hit_used, hit_free, tokens, 1 + (before.admissions if before else 0),
                                              tuple(probes.get(seq_id, ())))
             self.tokens_saved += tokens
 
     @property
+    def hits(self) -> HitRate:
+        """The tokens the cache served at every admission, over those and the prefill chunks computed."""
+        return HitRate(self.tokens_saved, self.tokens_saved + self.prefill_tokens, PREFILLED_TOKENS)
+
+    @property
     def hit_rate(self) -> float:
-        """The share of prompt tokens the cache served instead of a prefill."""
-        total = self.tokens_saved + self.prefill_tokens
-        return self.tokens_saved / total if total else 0.0
+        """hits.value: the share of prompt tokens the cache served instead of a prefill."""
+        return self.hits.value

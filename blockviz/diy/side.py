@@ -1,5 +1,6 @@
-"""One engine of a check: a Simulator whose scheduler runs a given BlockManager class, with the
-scheduler's calls into it logged, the learner's code under a line limit, and its pictures."""
+"""One engine of a check: a Simulator whose scheduler runs a given BlockManager class as its block
+policy (blockviz.policies: built in the engine's make_block_manager hook), with the scheduler's
+calls into it logged, the learner's code under a line limit, and its pictures."""
 from dataclasses import replace
 
 from blockviz.diy.assemble import CallLog, assemble
@@ -12,23 +13,23 @@ from blockviz.diy.state import state_of
 from blockviz.diy.workloads import SeededWorkload
 from blockviz.config import Config
 from blockviz.engine.block_manager import BlockManager
-from blockviz.engine.scheduler import Scheduler
+from blockviz.policies import Policy
+from blockviz.policies.scheduler import PolicyScheduler
 from blockviz.trace.events import Scheduled
 from blockviz.workload import Request, add
 
 
-class BuildScheduler(Scheduler):
-    """nano-vllm's Scheduler around a block manager class of the check's choosing, remembering what
-    schedule() decided (postprocess resets num_scheduled_tokens), also as the event the views read."""
+class BuildScheduler(PolicyScheduler):
+    """nano-vllm's Scheduler around a block manager class of the check's choosing (its policy),
+    remembering what schedule() decided (postprocess resets num_scheduled_tokens), also as the
+    event the views read."""
 
-    def __init__(self, config: Config, block_manager_class: type):
-        self.block_manager_class = block_manager_class
+    def __init__(self, config: Config, block_manager_class: type[BlockManager]):
         self.decided: tuple | None = None
         self.scheduled: Scheduled | None = None
-        super().__init__(config)
-
-    def make_block_manager(self, num_blocks: int, block_size: int) -> BlockManager:
-        return self.block_manager_class(num_blocks, block_size)
+        policy = Policy(f"build-it-yourself ({block_manager_class.__name__})", block_manager_class,
+                        "the learner's BlockManager, the stage's reference for what it leaves out")
+        super().__init__(config, policy, fast_free_queue=False)
 
     def schedule(self):
         self.decided = self.scheduled = None

@@ -163,6 +163,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "ev.replace": {"en": "; the map entry moves here from #{block}", "zh": "；映射项从#{block}改指到这里"},
     "ev.release": {"en": "{seq} releases #{block}: ref_count → {ref}{extra}", "zh": "{seq}释放#{block}：ref_count → {ref}{extra}"},
     "ev.freed": {"en": ", it joins the free queue tail with its content", "zh": "，带着内容进入空闲队列尾部"},
+    "ev.freed_to_head": {"en": "{seq}'s freed blocks without a hash go to the free queue head, reused first "
+                                "(vLLM's rule): {blocks}",
+                         "zh": "{seq}释放的块中没有哈希的移到空闲队列头部，最先复用（vLLM 的规则）：{blocks}"},
     "ev.append_block": {"en": "may_append: {seq} gets #{block} for its next token (len % B == 1)",
                         "zh": "may_append：{seq}为下一个token获得#{block}(len % B == 1)"},
     "ev.schedule": {"en": "schedule: {phase} batch {items} ({n} tokens)", "en.one": "schedule: {phase} batch {items} (1 token)",

@@ -91,6 +91,15 @@ class BlockReleased(Event, tag=8):
     ref_count: int
 
 
+class FreedToHead(Event, tag=16):
+    """The blocks one deallocate freed that a block policy put at the head of the free queue instead
+    of its tail (vLLM's: the blocks without a hash, reused first), head first; they were released
+    just before (BlockReleased). nano-vllm's own BlockManager never does this."""
+    kind: ClassVar[str] = "freed_to_head"
+    seq_id: int
+    block_ids: tuple[int, ...]
+
+
 class BlockAppended(Event, tag=9):
     """may_append gave a decoding request a new block (len % block_size == 1)."""
     kind: ClassVar[str] = "append_block"
@@ -141,7 +150,7 @@ class StepTimed(Event, tag=15):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (RequestAdded, CacheProbe, CanAllocate, BlockAllocated, BlockRevived,
-                              BlockShared, HashRegistered, BlockReleased, BlockAppended, Scheduled,
+                              BlockShared, HashRegistered, BlockReleased, FreedToHead, BlockAppended, Scheduled,
                               Preempted, TokenSampled, Finished, KVWritten, StepTimed)
 }
 

@@ -82,6 +82,9 @@ def inverse(order: list[int]) -> list[int]:
     return place
 
 
+HEAD_TICKETS = 1 << 40   # room below the first tickets for blocks moved to the head of the free queue
+
+
 class History:
 
     def __init__(self, block_size: int, num_blocks: int, free_order: list[int] | None = None, start: int = 0):
@@ -96,8 +99,12 @@ class History:
         self.payloads: dict[int, dict] = {}
         self.blocks: dict[int, Versions] = {}   # only blocks that ever changed
         self.tickets: dict[int, Versions] = {}  # place in the free queue (-1: in use)
-        self.next_ticket = num_blocks           # blocks start with tickets 0..N-1 in the initial order
-        self.initial_ticket = range(num_blocks) if free_order is None else array("q", inverse(free_order))
+        # blocks start with tickets HEAD_TICKETS + 0..N-1 in the initial order; a block that joins the
+        # tail takes the next larger one, one moved to the head the next smaller one (never below 0)
+        self.next_ticket = HEAD_TICKETS + num_blocks
+        self.next_head = HEAD_TICKETS - 1
+        self.initial_ticket = range(HEAD_TICKETS, HEAD_TICKETS + num_blocks) if free_order is None else \
+            array("q", (HEAD_TICKETS + place for place in inverse(free_order)))
         self.hashes: dict[int, Versions] = {}   # hash -> block id it maps to (-1: not in the map)
         self.seqs: dict[int, SeqHistory] = {}   # in arrival order
         self.next_back, self.next_front = 0, 0  # order keys: a queue lists its requests by key
@@ -129,6 +136,14 @@ class History:
         self._changed(step, block_id)
         self._ticket(block_id).set(step, self.next_ticket)
         self.next_ticket += 1
+
+    def move_to_free_queue_head(self, step: int, block_ids: tuple[int, ...]):
+        """These free blocks go to the head of the free queue, in this order (a block policy's
+        choice, events.FreedToHead): tickets below every other, counting down from HEAD_TICKETS."""
+        for block_id in reversed(block_ids):
+            self._changed(step, block_id)
+            self._ticket(block_id).set(step, self.next_head)
+            self.next_head -= 1
 
     def _ticket(self, block_id: int) -> Versions:
         versions = self.tickets.get(block_id)

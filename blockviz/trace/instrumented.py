@@ -1,20 +1,25 @@
 """Subclasses of the faithful core that report what they do.
 
 Each override calls the original method unchanged and reads the state around it, so a
-recorded engine computes exactly what nano-vllm computes.
+recorded engine computes exactly what the engine it records computes. The recording's
+BlockManager is built over the run's block policy (blockviz.policies): `recording_class(cls)`
+puts these overrides over the policy's class, nano-vllm's own BlockManager by default.
 """
+from functools import cache
 from typing import Callable
 
 from blockviz.engine.block_manager import BlockManager
-from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence, SequenceStatus
+from blockviz.policies import Policy, with_free_queue
+from blockviz.policies.scheduler import PolicyScheduler
 from blockviz.trace import events as ev
 from blockviz.trace.probe import chain_of, probe_chain
 
 Emit = Callable[[ev.Event], None]
 
 
-class RecordingBlockManager(BlockManager):
+class Recording:
+    """The recording's overrides, put over a policy's BlockManager class by recording_class."""
 
     def __init__(self, num_blocks: int, block_size: int, emit: Emit):
         super().__init__(num_blocks, block_size)
@@ -88,10 +93,25 @@ class RecordingBlockManager(BlockManager):
 
     def deallocate(self, seq: Sequence):
         block_table = list(seq.block_table)
+        queued = len(self.free_block_ids)
         super().deallocate(seq)
+        freed = []
         for block_id in reversed(block_table):
             self.touched.add(block_id)
-            self.emit(ev.BlockReleased(seq.seq_id, block_id, self.blocks[block_id].ref_count))
+            ref_count = self.blocks[block_id].ref_count
+            self.emit(ev.BlockReleased(seq.seq_id, block_id, ref_count))
+            if ref_count == 0:
+                freed.append(block_id)
+        # nano-vllm puts each freed block at the tail, as BlockReleased says; a policy may put some
+        # at the head instead (vLLM: the blocks without a hash), and a freed block at the head says so
+        gone = set(freed)
+        if freed and self.free_block_ids[0] in gone and (queued or list(self.free_block_ids) != freed):
+            head = []
+            for block_id in self.free_block_ids:
+                if block_id not in gone or len(head) == len(freed):
+                    break
+                head.append(block_id)
+            self.emit(ev.FreedToHead(seq.seq_id, tuple(head)))
 
     def may_append(self, seq: Sequence):
         self._seq_id = seq.seq_id
@@ -103,8 +123,9 @@ class RecordingBlockManager(BlockManager):
     def hash_blocks(self, seq: Sequence):
         start = seq.num_cached_tokens // self.block_size
         end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size
-        if start == end:
-            return  # no block filled up this step (most decode steps): nothing to register or report
+        if start == end:  # no block filled up this step (most decode steps): nothing to register or report
+            super().hash_blocks(seq)  # (a policy may keep its own books here)
+            return
         owners = {}
         parent = self.blocks[seq.block_table[start - 1]].hash if start > 0 else -1
         h = parent
@@ -120,14 +141,24 @@ class RecordingBlockManager(BlockManager):
             parent = block.hash
 
 
-class RecordingScheduler(Scheduler):
+@cache
+def recording_class(block_manager: type[BlockManager]) -> type[BlockManager]:
+    """The recording's BlockManager over a policy's class (one class per policy)."""
+    return type(f"Recording{block_manager.__name__}", (Recording, block_manager), {"__module__": __name__})
 
-    def __init__(self, config, emit: Emit):
+
+RecordingBlockManager = recording_class(BlockManager)   # over nano-vllm's own
+
+
+class RecordingScheduler(PolicyScheduler):
+
+    def __init__(self, config, emit: Emit, policy: str | Policy = "nano-vllm", *, fast_free_queue: bool | None = None):
         self.emit = emit
-        super().__init__(config)
+        super().__init__(config, policy, fast_free_queue=fast_free_queue)
 
     def make_block_manager(self, num_blocks: int, block_size: int) -> BlockManager:
-        return RecordingBlockManager(num_blocks, block_size, self.emit)
+        bm = recording_class(self.policy.block_manager)(num_blocks, block_size, self.emit)
+        return with_free_queue(bm, self.fast_free_queue)
 
     def add(self, seq: Sequence):
         super().add(seq)

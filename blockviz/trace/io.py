@@ -1,15 +1,14 @@
 """Traces on disk (never pickle), read back lazily and checked as they are read.
 
 Format 2 is JSON Lines: a header line (the engine's config, the free queue it started from, the
-tokenizer), then one line per step with what the live run decided (the requests that arrived
-before it, the token each scheduled request sampled) and what only the live run knew (model
-events, K/V values), and now and then a keyframe line: the whole engine at the end of a step
-(trace/keyframe.py). The engine is deterministic, so replaying those inputs rebuilds every
-event and picture exactly, from step 0 or from the keyframe before the step asked for. A session
-that records to a file (`record_to=`) appends each step's line as it runs, so a crash loses at
-most the step being written. A loaded trace keeps the raw
-lines and replays them only as far as a view reads (trace/replay.py), so loading costs one pass
-of validation, not a replay.
+tokenizer, the block policy), then one line per step with what the live run decided (the requests
+that arrived before it, the token each scheduled request sampled) and what only the live run knew
+(model events, K/V values), and now and then a keyframe line: the whole engine at the end of a step
+(trace/keyframe.py). The engine is deterministic, so replaying those inputs rebuilds every event
+and picture exactly, from step 0 or from the keyframe before the step asked for. A session that
+records to a file (`record_to=`) appends each step's line as it runs, so a crash loses at most the
+step being written. A loaded trace keeps the raw lines and replays them only as far as a view reads
+(trace/replay.py), so loading costs one pass of validation, not a replay.
 
 Format 1 (one JSON document with a full picture per step) still loads.
 """
@@ -26,6 +25,7 @@ from blockviz.char_tokenizer import CharTokenizer
 from blockviz.config import Config
 from blockviz.jsonfile import decode_json
 from blockviz.checks import MAX_SIM_BLOCKS, MAX_TOKEN_ID
+from blockviz.policies import Policy, get as get_policy, names as policy_names
 from blockviz.sampling_params import SamplingParams
 from blockviz.trace.events import KVWritten, StepTimed, event_from_dict
 from blockviz.trace.format import FORMAT, PieceTokenizer, TraceError, payload_from_dict, payload_to_dict
@@ -54,6 +54,7 @@ class Header(msgspec.Struct):
     meta: dict[str, Any] = {}
     free_order: list[int] | None = None
     tokenizer: str | None = None
+    policy: str = "nano-vllm"   # the block policy the run used (blockviz.policies), replayed by the same
 
 
 class ArrivalRecord(msgspec.Struct, array_like=True):
@@ -115,7 +116,7 @@ class TraceWriter:
         self.file: IO[str] = self.path.open("w", encoding="utf-8")
         s = session
         self.line({"format": FORMAT, "version": VERSION, "meta": dict(s.meta), "config": config_record(s.config),
-                   "free_order": s.free_order, "tokenizer": self.name})
+                   "free_order": s.free_order, "tokenizer": self.name, "policy": s.policy.name})
 
     def line(self, data: dict):
         self.file.write(encode_json(data) + "\n")
@@ -193,8 +194,10 @@ class LoadedTrace(Timeline):
     """A saved trace, replayed as far as a view reads."""
 
     def __init__(self, config, free_order, records: list[StepRecord], pending: list[Arrival], meta: dict,
-                 source: str, keyframes: dict[int, tuple[int, str]] | None = None, labels: dict[int, str] | None = None):
+                 source: str, keyframes: dict[int, tuple[int, str]] | None = None, labels: dict[int, str] | None = None,
+                 policy: Policy | None = None):
         self.config, self.free_order, self.source = config, free_order, source
+        self.policy = policy if policy is not None else get_policy("nano-vllm")
         self.step_records, self.pending_arrivals = records, pending
         self.records_dropped = 0
         self.num_steps = len(records)
@@ -291,6 +294,9 @@ def check_header(header: Header, source: str) -> Header:
         raise TraceError(f"{source}: header: config.max_num_seqs and max_num_batched_tokens must be >= 1")
     if header.free_order is not None and sorted(header.free_order) != list(range(c.num_blocks)):
         raise TraceError(f"{source}: header: free_order must list every block id 0..{c.num_blocks - 1} once")
+    if header.policy not in policy_names():
+        raise TraceError(f"{source}: header: policy {brief(header.policy)} is not a block policy of this blockviz "
+                         f"({', '.join(policy_names())})")
     return header
 
 
@@ -400,7 +406,7 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
         else:
             steps.append((number, text))
     trace = LoadedTrace(config, header.free_order, StepLines(steps, source, num_slots), pending, header.meta, source,
-                        keyframes, labels)
+                        keyframes, labels, get_policy(header.policy))
     trace.truncated = truncated
     if header.tokenizer == "chars":
         trace.tokenizer = CharTokenizer()

@@ -1,8 +1,9 @@
 """Frames on demand: replay a session's recorded inputs through the instrumented engine.
 
-A live session runs nano-vllm's plain Scheduler and logs only its inputs: which requests
-arrived when, and which token each step sampled. Because the engine is deterministic, feeding
-the same inputs to RecordingScheduler reproduces every state, and this time every event is
+A live session runs nano-vllm's plain Scheduler (with its block policy's BlockManager,
+blockviz.policies) and logs only its inputs: which requests arrived when, and which token each
+step sampled. Because the engine is deterministic, feeding the same inputs to RecordingScheduler
+under the same policy reproduces every state, and this time every event is
 captured. After each replayed step the Recorder writes into the History only what the step's
 events say changed (the blocks it touched, the hashes it registered or evicted, the requests it
 scheduled, added, preempted or released), so building every step's picture costs what changed,
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from blockviz.config import Config
 from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence, SequenceStatus
+from blockviz.policies import Policy
 from blockviz.sampling_params import SamplingParams
 from blockviz.trace import events as ev
 from blockviz.trace.frame import Frame
@@ -113,6 +115,8 @@ class Recorder:
                 if e.ref_count == 0:
                     h.join_free_queue(step, e.block_id)
                 seq_ids[e.seq_id] = None
+            elif kind is ev.FreedToHead:
+                h.move_to_free_queue_head(step, e.block_ids)
             elif kind is ev.HashRegistered:
                 hashes.add(e.hash)
             elif kind is ev.RequestAdded:
@@ -148,9 +152,9 @@ class Recorder:
 class Replayer:
     """Moves forward only, recording one step of the History per recorded step."""
 
-    def __init__(self, config: Config, free_order: list[int] | None):
+    def __init__(self, config: Config, free_order: list[int] | None, policy: str | Policy = "nano-vllm"):
         self.events: list[ev.Event] = []
-        self.scheduler = RecordingScheduler(config, self.events.append)
+        self.scheduler = RecordingScheduler(config, self.events.append, policy)
         if free_order is not None:
             self.scheduler.block_manager.free_block_ids.clear()
             self.scheduler.block_manager.free_block_ids.extend(free_order)
@@ -160,9 +164,9 @@ class Replayer:
         self.recorder = Recorder(self.history, self.scheduler, self.seqs)
 
     @classmethod
-    def resumed(cls, config: Config, keyframe, where: str) -> "Replayer":
+    def resumed(cls, config: Config, policy: str | Policy, keyframe, where: str) -> "Replayer":
         """A replay that goes on from a trace's keyframe (trace/keyframe.py) instead of step 0."""
-        replayer = cls(config, None)
+        replayer = cls(config, None, policy)
         replayer.seqs.update(restore(replayer.scheduler, keyframe, config, where))
         labels = {s.seq_id: s.label for s in keyframe.seqs}
         arrived = {s.seq_id: s.arrived for s in keyframe.seqs}
@@ -306,9 +310,9 @@ class LazyFrames(SequenceABC):
         self.reset()
         k = self.keyframe_before(step)
         if k is not None:
-            self.replayer, self.resumed_at = Replayer.resumed(s.config, *s.keyframe(k)), k
+            self.replayer, self.resumed_at = Replayer.resumed(s.config, s.policy, *s.keyframe(k)), k
             return
-        self.replayer = Replayer(s.config, s.free_order)
+        self.replayer = Replayer(s.config, s.free_order, s.policy)
         first_arrivals = s.step_records[0].arrivals if s.step_records else s.pending_arrivals
         self.replayer.first_frame(first_arrivals)
 

@@ -12,19 +12,19 @@ workload like every other (blockviz.workload), played by the one driver.
   never looks further down, and the schedule is the one it makes with every request queued at its
   time; only a queue's worth of prompts is ever made. (A recording shows a request from when it
   was handed over.)
-- policy="nano-vllm": nano-vllm's BlockManager. policy="vllm": the same with the vLLM block rules
-  the policy lab names (blockviz.vllm.lab.rules.BLOCK_RULES: unhashed blocks freed to the head of
-  the free queue, blocks registered when scheduled), put in by the lab's RuleBlockManager.
-- The engine's free queue is an OrderedFreeQueue (free_queue.py): the same order as nano-vllm's
-  deque, with the O(1) remove a pool of 100 000 blocks needs.
+- policy: a block policy by name (blockviz.policies.names()): "nano-vllm", nano-vllm's
+  BlockManager, or "vllm", the same with vLLM's block rules (blockviz/policies/vllm.py: unhashed
+  blocks freed to the head of the free queue, blocks registered when scheduled).
+- A pool of FAST_FREE_QUEUE_BLOCKS blocks or more gets an OrderedFreeQueue
+  (blockviz/policies/free_queue.py): the same order as nano-vllm's deque, with the O(1) remove a
+  pool of 100 000 blocks needs.
 - Cached tokens per request are counted at its first admission, as vLLM's `cached_tokens`.
 - The engine's max_model_len is the trace's longest request (prompt + output, scaled), so no
   request is refused for its length; one longer than the engine can take at all
   (checks.MAX_SIM_MODEL_LEN) is a ValueError naming it, before anything is replayed.
 - record=False (the default: a whole trace is 16 000 steps of pools of 100 000 blocks) keeps no
   recording and lets go of each finished request's tokens; record=True keeps the engine's
-  recording for the views (a window of a trace; nano-vllm's policy only: the recording replays
-  nano-vllm's own BlockManager).
+  recording for the views (a window of a trace), under either policy.
 """
 from dataclasses import dataclass
 from functools import partial
@@ -33,17 +33,16 @@ from typing import Literal
 import numpy as np
 
 from blockviz import checks
+from blockviz import policies
+from blockviz.hits import HitRate, binned_hit_rates, hit_rate
 from blockviz.sim import Simulator
-from blockviz.traffic.free_queue import OrderedFreeQueue
 from blockviz.traffic.lengths import HASH_BLOCK, output_length, prompt_length
 from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_tokens
 from blockviz.traffic.trace import Trace
-from blockviz.vllm.lab.rules import BLOCK_RULES
-from blockviz.vllm.lab.variants import RuleBlockManager
 from blockviz.workload import (DEFAULT_MAX_MODEL_LEN, LazyPrompt, Played, Player, Request, StepTime, Workload,
                                linear_step_time)
 
-POLICIES = ("nano-vllm", "vllm")
+POLICIES = policies.names()
 ARRIVALS = ("timestamps", "in-order")
 
 # The trace is an hour of a cluster's traffic (Kimi: 41 000 prompt tokens a second on average);
@@ -125,24 +124,26 @@ class Replay:
     played: Played                # the driver's record; played.engine is the Simulator
 
     @property
+    def hits(self) -> HitRate:
+        """Cached prompt tokens over prompt tokens, as vLLM's cached_tokens counts them."""
+        return hit_rate(self.cached_tokens, self.prompt_tokens)
+
+    @property
     def hit_rate(self) -> float:
-        """Cached prompt tokens / prompt tokens, as vLLM's cached_tokens counts them."""
-        return float(self.cached_tokens.sum() / self.prompt_tokens.sum())
+        return self.hits.value
 
     @property
     def engine(self) -> Simulator:
         return self.played.engine
 
     def hit_rate_over_time(self, bin_s: float = 60) -> tuple[np.ndarray, np.ndarray]:
-        """(bin start in seconds, hit rate of the requests arriving in that bin); bins with no request
-        are left out."""
+        """(bin start in seconds, hit rate over the prompt tokens of the requests arriving in that bin);
+        bins with no request are left out."""
         if not bin_s > 0:
             raise ValueError(f"bin_s must be > 0 seconds, got {bin_s!r}")
         bins = ((self.trace.timestamps_ms - self.trace.timestamps_ms[0]) / 1000 // bin_s).astype(np.int64)
-        prompt = np.bincount(bins, weights=self.prompt_tokens)
-        cached = np.bincount(bins, weights=self.cached_tokens)
-        keep = prompt > 0
-        return np.flatnonzero(keep) * bin_s, cached[keep] / prompt[keep]
+        kept, rates = binned_hit_rates(bins, self.prompt_tokens, self.cached_tokens)
+        return kept * bin_s, rates
 
     def __repr__(self) -> str:
         return f"<Replay {self}>"
@@ -161,15 +162,9 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
     progress: called with the number of requests finished so far after each step that finished some."""
     checks.one_of("policy", policy, POLICIES)
     checks.flag("record", record)
-    if record and policy != "nano-vllm":
-        raise ValueError("a recording replays nano-vllm's own BlockManager: record only policy='nano-vllm'")
     workload = workload_of(trace, pool_tokens, block_size, tokens_per_id, arrivals, max_num_seqs,
                            max_num_batched_tokens)
-    engine = workload.simulator(eos=-1, rule=output_rule, record=record)
-    if policy == "vllm":
-        engine.scheduler.block_manager = RuleBlockManager(workload.num_blocks, block_size, frozenset(BLOCK_RULES))
-    bm = engine.scheduler.block_manager
-    bm.free_block_ids = OrderedFreeQueue(bm.free_block_ids)   # the same order, remove in O(1)
+    engine = workload.simulator(eos=-1, rule=output_rule, record=record, policy=policy)
     queue = max_num_seqs + 1   # the scheduler never looks further down the waiting queue
     finished = 0
     with Player(workload, engine, step_time or TRACE_STEP_TIME) as player:
@@ -189,7 +184,7 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
     served = player.played.served
     return Replay(trace, pool_tokens, block_size, tokens_per_id, policy, arrivals,
                   np.array([r.request.num_prompt_tokens for r in served], dtype=np.int64),
-                  np.array([s.cached_at_admission[0] for s in served], dtype=np.int64),
+                  np.array([s.first_cached_tokens for s in served], dtype=np.int64),
                   np.array([s.preemptions for s in served], dtype=np.int64),
                   engine.num_steps, player.now if arrivals == "timestamps" else None, player.played)
 

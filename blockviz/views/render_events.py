@@ -48,6 +48,8 @@ def narrate(event: ev.Event, labels: dict[int, str], lang: str = "en", decode: D
         case ev.BlockReleased():
             extra = t("ev.freed", lang) if event.ref_count == 0 else ""
             return t("ev.release", lang, seq=seq, block=event.block_id, ref=event.ref_count, extra=extra)
+        case ev.FreedToHead():
+            return t("ev.freed_to_head", lang, seq=seq, blocks=", ".join(f"#{b}" for b in event.block_ids))
         case ev.BlockAppended():
             return t("ev.append_block", lang, seq=seq, block=event.block_id)
         case ev.Scheduled():

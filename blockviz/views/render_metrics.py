@@ -7,9 +7,10 @@ from matplotlib import rc_context
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from blockviz.hits import ADMITTED_TOKENS, HitRate, admitted
 from blockviz.i18n import t
 from blockviz.states import BlockState, count_states
-from blockviz.trace.events import CacheProbe, Preempted
+from blockviz.trace.events import Preempted
 from blockviz.trace.frame import Frame
 from blockviz.trace.snapshot import Snapshot
 from blockviz.views.theme import OKABE_ITO, STATE_STYLES, matplotlib_fonts
@@ -27,8 +28,14 @@ class MetricsRow:
     allocated_slots: int
 
     @property
+    def hits(self) -> HitRate:
+        """Tokens served at every admission so far, over the tokens of every admission."""
+        return HitRate(self.hit_tokens, self.queried_tokens, ADMITTED_TOKENS)
+
+    @property
     def hit_rate(self) -> float:
-        return self.hit_tokens / self.queried_tokens if self.queried_tokens else float("nan")
+        """hits.value; NaN before any admission (the plot leaves a gap)."""
+        return self.hits.value if self.queried_tokens else float("nan")
 
 
 def slot_usage(snapshot: Snapshot) -> tuple[int, int]:
@@ -43,15 +50,12 @@ def slot_usage(snapshot: Snapshot) -> tuple[int, int]:
 
 
 def admission_hits(frames: list[Frame], index: int) -> tuple[int, int]:
-    """(hit tokens, queried tokens) of the requests admitted in frames[index]."""
+    """(hit tokens, queried tokens) of the requests admitted in frames[index] (blockviz.hits.admitted);
+    a request's queried tokens are all it had when probed (after a preemption, its output too)."""
     frame = frames[index]
-    hits: dict[int, int] = {}
-    for event in frame.events:
-        if isinstance(event, CacheProbe) and event.seq_id in frame.snapshot.scheduled:
-            hits[event.seq_id] = hits.get(event.seq_id, 0) + event.outcome.startswith("hit")
-    B = frame.snapshot.block_size
+    hits = admitted(frame.events)
     queried = sum(len(tokens_when_probed(frames, seq_id, index)) for seq_id in hits)
-    return sum(hits.values()) * B, queried
+    return sum(hits.values()) * frame.snapshot.block_size, queried
 
 
 class MetricsIndex:

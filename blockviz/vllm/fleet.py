@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from blockviz.hits import QUERIED_TOKENS, HitRate, hit_rate
 from blockviz.vllm import router
 from blockviz.vllm.client import Client
 from blockviz.vllm.endpoints import check_endpoint, offset_port
@@ -72,15 +73,24 @@ class PolicyRun:
         return sum(r.cached_tokens for r in self.routed)
 
     @property
-    def hit_rate(self) -> float:
+    def hits(self) -> HitRate:
         """Prompt tokens vLLM took from its caches, over all prompt tokens (from its replies)."""
-        return self.cached_tokens / self.prompt_tokens if self.prompt_tokens else 0.0
+        return hit_rate((r.cached_tokens for r in self.routed), (r.prompt_tokens for r in self.routed))
+
+    @property
+    def hit_rate(self) -> float:
+        return self.hits.value
+
+    @property
+    def metrics_hits(self) -> HitRate | None:
+        """The same from the servers' /metrics (vllm:prefix_cache_hits / queries, summed); None before any."""
+        queries = sum(m["queries"] for m in self.metrics.values())
+        return HitRate(sum(m["hits"] for m in self.metrics.values()), queries, QUERIED_TOKENS) if queries else None
 
     @property
     def metrics_hit_rate(self) -> float | None:
-        """The same from the servers' /metrics (vllm:prefix_cache_hits / queries, summed)."""
-        queries = sum(m["queries"] for m in self.metrics.values())
-        return sum(m["hits"] for m in self.metrics.values()) / queries if queries else None
+        hits = self.metrics_hits
+        return None if hits is None else hits.value
 
     @property
     def mispredicted(self) -> list[Routed]:

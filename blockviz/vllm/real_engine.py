@@ -25,6 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from blockviz.course import REPO_DIR
+from blockviz.hits import hit_rate
 from blockviz.jsonfile import read_json
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.vllm.fleet import Fleet, chat_stream
@@ -229,8 +230,9 @@ class FleetRun:
     meta: dict
 
     def hit_rate(self, policy: str) -> float:
+        """vLLM's reported cached tokens over the prompt tokens of the policy's run (blockviz.hits)."""
         rows = self.routed[policy]
-        return sum(r["reported"] for r in rows) / sum(r["prompt_tokens"] for r in rows)
+        return hit_rate((r["reported"] for r in rows), (r["prompt_tokens"] for r in rows)).value
 
     def phase_ends(self) -> list[int]:
         """The last step of each policy's run (each began by emptying every cache)."""

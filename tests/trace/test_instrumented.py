@@ -14,6 +14,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from blockviz.config import Config
 from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence
+from blockviz.policies.scheduler import PolicyScheduler
 from blockviz.sampling_params import SamplingParams
 from blockviz.trace import events as ev
 from blockviz.trace.instrumented import RecordingScheduler
@@ -62,6 +63,11 @@ class EventReplica:
             assert self.ref[e.block_id] == e.ref_count >= 0
             if e.ref_count == 0:
                 self.free.append(e.block_id)
+        elif isinstance(e, ev.FreedToHead):   # a block policy's (vLLM's), never nano-vllm's
+            assert set(e.block_ids) <= set(self.free) and all(self.ref[b] == 0 for b in e.block_ids)
+            for b in e.block_ids:
+                self.free.remove(b)
+            self.free.extendleft(reversed(e.block_ids))
         elif isinstance(e, ev.HashRegistered):
             before = self.map.get(e.hash, -1)
             assert e.replaced_block_id == (before if before != e.block_id else -1)
@@ -99,6 +105,7 @@ def check_admission_events(events: list[ev.Event]):
 
 
 class InstrumentationMachine(RuleBasedStateMachine):
+    POLICY = "nano-vllm"   # tests/policies runs this machine under the other block policies
 
     @initialize(block_size=st.integers(1, 4), num_blocks=st.integers(3, 10), budget=st.integers(1, 12),
                 max_num_seqs=st.integers(1, 4),
@@ -107,8 +114,8 @@ class InstrumentationMachine(RuleBasedStateMachine):
         self.config = Config(num_kvcache_blocks=num_blocks, kvcache_block_size=block_size, max_num_seqs=max_num_seqs,
                              max_num_batched_tokens=budget, eos=EOS)
         self.events: list[ev.Event] = []
-        self.plain = Scheduler(self.config)
-        self.rec = RecordingScheduler(self.config, self.events.append)
+        self.plain = Scheduler(self.config) if self.POLICY == "nano-vllm" else PolicyScheduler(self.config, self.POLICY)
+        self.rec = RecordingScheduler(self.config, self.events.append, self.POLICY)
         self.replica = EventReplica(num_blocks)
         self.prefixes = prefixes
         self.plain_seqs: list[Sequence] = []
@@ -121,6 +128,7 @@ class InstrumentationMachine(RuleBasedStateMachine):
         new = list(self.events)
         self.events.clear()
         for e in new:
+            assert self.POLICY != "nano-vllm" or not isinstance(e, ev.FreedToHead)
             self.replica.apply(e)
         self.replica.matches(self.rec)
         return new

@@ -9,6 +9,7 @@ from blockviz import checks, traffic
 from blockviz.sim import Simulator
 from blockviz.traffic.replay import output_rule, replay, workload_of
 from blockviz.workload import Workload, play, token_ids
+from tests.trace.reference import engine_picture
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +71,9 @@ def test_a_recording_for_the_views(conversation):
     trace = conversation.head(5)
     result = replay(trace, 50_000, 32, tokens_per_id=16, record=True)
     assert result.engine.record and result.engine.snapshot(result.steps).num_blocks == 50_000 // 32
-    with pytest.raises(ValueError, match="record only policy='nano-vllm'"):
-        replay(trace, 50_000, 32, tokens_per_id=16, record=True, policy="vllm")
+    vllm = replay(trace, 50_000, 32, tokens_per_id=16, record=True, policy="vllm")   # any policy records
+    assert vllm.engine.policy.name == "vllm"
+    assert vllm.engine.snapshot(vllm.steps).plain() == engine_picture(vllm.engine, vllm.engine.snapshot(vllm.steps))
 
 
 def test_a_request_that_can_never_be_served_is_named(conversation):

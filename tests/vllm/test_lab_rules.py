@@ -8,7 +8,7 @@ from blockviz.sim import Simulator
 from blockviz.trace.events import BlockAllocated, HashRegistered
 from blockviz.vllm.lab import LabRequest, Outcome, hit_rate_curve, parse, replay
 from blockviz.vllm.lab import rules
-from blockviz.vllm.lab.nano import LabBlockManager, run_nano
+from blockviz.vllm.lab.nano import lab_policy, run_nano
 from blockviz.vllm.lab.stream import Source, batches, check_stream, chat, concat, refill
 
 B = 4
@@ -104,7 +104,8 @@ def test_equal_engines_show_no_difference():
 def test_a_hash_collision_is_refused_by_nanos_token_check(monkeypatch):
     # every block hashes alike: B's first block finds A's hash holding other tokens; nano-vllm
     # refuses it, vLLM (trusting the hash) would take it, 4 tokens
-    monkeypatch.setattr(LabBlockManager, "compute_hash", classmethod(lambda cls, tokens, prefix=-1: 7))
+    monkeypatch.setattr(lab_policy(frozenset()).block_manager, "compute_hash",
+                        classmethod(lambda cls, tokens, prefix=-1: 7), raising=False)   # the lab's nano-vllm run
     _, nano = run_nano([[(A, (9,))], [(Bq, (9,))]], 4, B)
     assert nano[1].cached_tokens == 0 and nano[1].refused_block == 0
     trusting = [Outcome(0, (), nano[0].resident), Outcome(4, (), nano[1].resident)]

@@ -2,21 +2,24 @@
 blockviz's Simulator (nano-vllm's Scheduler and BlockManager), optionally with some of vLLM's rules
 put in (rules.py), which is how the lab finds the rule behind each difference.
 """
+from functools import cache
+
+from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence
+from blockviz.policies import Policy, get as get_policy
+from blockviz.policies.vllm import BLOCK_RULES, with_rules
 from blockviz.sim import Simulator
 from blockviz.vllm.lab.outcome import Change, Key, Outcome
-from blockviz.vllm.lab.rules import BLOCK_RULES, RUNNING_CAP
-from blockviz.vllm.lab.variants import RuleBlockManager
+from blockviz.vllm.lab.rules import RUNNING_CAP
 from blockviz.workload import Player, Request, Workload
 
 
-class LabBlockManager(RuleBlockManager):
-    """nano-vllm's BlockManager, logging what the lab compares; `rules` swaps in vLLM's behaviour
-    (variants.py). Without rules it decides exactly as nano-vllm (it only watches), so a recording
-    replays it."""
+class LabBlockManager:
+    """What the lab compares, logged over a policy's BlockManager (lab_class): it only watches, so
+    the run decides exactly as the policy, and a recording replays it."""
 
-    def __init__(self, num_blocks: int, block_size: int, rules: frozenset[str] = frozenset()):
-        super().__init__(num_blocks, block_size, rules)
+    def __init__(self, num_blocks: int, block_size: int):
+        super().__init__(num_blocks, block_size)
         self.prefix_of: dict[int, Key] = {}     # hash -> the tokens of its whole prefix
         self.log: list[tuple[str, Key]] = []    # ("stored" | "evicted", key), in order
         self.refused: dict[int, int] = {}       # seq_id -> block index whose hash was found with other tokens
@@ -57,6 +60,24 @@ class LabBlockManager(RuleBlockManager):
 Played = tuple[tuple[int, ...], tuple[int, ...]]   # (prompt, generated tokens) of one request
 
 
+@cache
+def lab_policy(rules: frozenset[str]) -> Policy:
+    """The block policy with these of vLLM's block rules (none: nano-vllm's; all: "vllm"), watched by
+    the lab's log. One Policy per set, so its classes are built once."""
+    rules = rules & frozenset(BLOCK_RULES)
+    if rules in (frozenset(), frozenset(BLOCK_RULES)):
+        policy = get_policy("vllm" if rules else "nano-vllm")
+        name, base = policy.name, policy.block_manager
+    else:
+        name, base = f"vllm ({' + '.join(sorted(rules, key=BLOCK_RULES.index))} only)", with_rules(rules)
+    return Policy(name, lab_class(base), get_policy("vllm").follows if rules else get_policy("nano-vllm").follows)
+
+
+@cache
+def lab_class(block_manager: type[BlockManager]) -> type[BlockManager]:
+    return type(f"Lab{block_manager.__name__}", (LabBlockManager, block_manager), {"__module__": __name__})
+
+
 def run_nano(batches: list[list[Played]], num_blocks: int, block_size: int,
              rules: frozenset[str] = frozenset(), record: bool = False,
              max_num_seqs: int | None = None) -> tuple[Simulator, list[Outcome]]:
@@ -64,16 +85,14 @@ def run_nano(batches: list[list[Played]], num_blocks: int, block_size: int,
     batch), each request generating exactly its script (with rules.RUNNING_CAP, a batch is handed
     over so that at most `max_num_seqs`, vLLM's, are unfinished at once). Returns the simulator (its
     recording, with record=True) and one Outcome per request, in order."""
-    if rules and record:
-        raise ValueError("a recording replays nano-vllm's own BlockManager: record only the run without rules")
     if RUNNING_CAP in rules and max_num_seqs is None:
         raise ValueError("the running_cap rule needs vLLM's max_num_seqs")
     requests = [Request(list(prompt), len(generated), arrival=turn, script=list(generated), ignore_eos=True)
                 for turn, batch in enumerate(batches) for prompt, generated in batch]
     longest = max(len(p) + len(g) for batch in batches for p, g in batch)
     workload = Workload(block_size, num_blocks, requests, max_model_len=max(longest, 1), clock="turns")
-    sim = workload.simulator(eos=-1, record=record)
-    bm = sim.scheduler.block_manager = LabBlockManager(num_blocks, block_size, rules & frozenset(BLOCK_RULES))
+    sim = workload.simulator(eos=-1, record=record, policy=lab_policy(frozenset(rules)))
+    bm = sim.scheduler.block_manager
     outcomes: list[Outcome] = []
     with Player(workload, sim, max_unfinished=max_num_seqs if RUNNING_CAP in rules else None) as player:
         served, start, changes = player.played.served, 0, []
@@ -87,7 +106,7 @@ def run_nano(batches: list[list[Played]], num_blocks: int, block_size: int,
                                   tuple(k for kind, k in done if kind == "evicted")))
             if sim.is_finished() and (player.all_added or workload.requests[player.next].arrival > player.turn):
                 resident = bm.resident()   # the batch has finished: what each of its requests leaves behind
-                outcomes += [Outcome(s.cached_at_admission[0], tuple(changes), resident, bm.refused.get(s.seq.seq_id))
+                outcomes += [Outcome(s.first_cached_tokens, tuple(changes), resident, bm.refused.get(s.seq.seq_id))
                              for s in served[start:player.next]]
                 start, changes = player.next, []
     return sim, outcomes

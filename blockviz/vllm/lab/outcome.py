@@ -7,6 +7,8 @@ so the same key means the same block content in either engine.
 """
 from dataclasses import dataclass
 
+from blockviz.hits import running_hit_rates
+
 Key = tuple[int, ...]
 
 
@@ -35,9 +37,5 @@ class Outcome:
 
 def hit_rate_curve(prompt_lengths: list[int], cached: list[int]) -> list[float]:
     """Cached prompt tokens over prompt tokens, so far, after each request (as vLLM's
-    prefix_cache_hits / prefix_cache_queries count them)."""
-    out, hits, queries = [], 0, 0
-    for n, c in zip(prompt_lengths, cached):
-        hits, queries = hits + c, queries + n
-        out.append(hits / queries if queries else 0.0)
-    return out
+    prefix_cache_hits / prefix_cache_queries count them): blockviz.hits.running_hit_rates."""
+    return running_hit_rates(prompt_lengths, cached)

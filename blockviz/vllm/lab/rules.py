@@ -1,9 +1,10 @@
 """Where nano-vllm's and vLLM's prefix caches part, and the classifier that names the rule behind
 each difference the lab sees.
 
-Each rule cites the code that decides it, in blockviz/engine/ (nano-vllm, seed 002) and in vLLM
-0.32 (.venv-vllm/lib/python3.11/site-packages/vllm/v1/core/). A rule with a nano-vllm variant
-(variants.py puts vLLM's behaviour in) is found by running the stream again with it: a difference is
+Each rule cites the code that decides it, in blockviz/engine/ (nano-vllm's nanovllm/engine/, line
+for line) and in vLLM 0.32 (vllm-project/vllm, vllm/v1/core/). A rule with a BlockManager variant
+(the block rules, blockviz/policies/vllm.py: the "vllm" policy has them all) or a feeder variant
+(running_cap, run_nano) is found by running the stream again with it: a difference is
 explained by the smallest set of rules with which nano-vllm does what vLLM did, provided that all
 of them together do too. The token check has no variant (a real stream never makes two contents
 share a 64-bit hash): it explains a difference when nano-vllm logged that it refused a hash hit.
@@ -12,14 +13,13 @@ What no rule explains is reported as unexplained, with the request and what each
 from dataclasses import dataclass
 from itertools import combinations
 
+from blockviz.policies.vllm import BLOCK_RULES, FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED
 from blockviz.vllm.lab.outcome import Key, Outcome
 
-FREE_UNHASHED_FIRST = "free_unhashed_first"
-REGISTER_WHEN_SCHEDULED = "register_when_scheduled"
 RUNNING_CAP = "running_cap"
 TOKEN_CHECK = "token_check"
 LAST_TOKEN = "last_token"
-BLOCK_RULES = (FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED)   # put in by variants.py's RuleBlockManager
+# BLOCK_RULES: put in by blockviz.policies.vllm's VllmBlockManager (with_rules gives each subset)
 VARIANT_RULES = BLOCK_RULES + (RUNNING_CAP,)                   # running_cap: by run_nano, which feeds requests
 
 
@@ -35,34 +35,34 @@ RULES = {
         FREE_UNHASHED_FIRST,
         "engine/block_manager.py: BlockManager.deallocate frees the table in reverse and _deallocate_block "
         "appends every freed block to the tail of free_block_ids; _allocate_block takes the head",
-        "v1/core/single_type_kv_cache_manager.py: SingleTypeKVCacheManager.free frees in reverse; "
-        "v1/core/block_pool.py: BlockPool.free_blocks prepends blocks without a block_hash to the free queue "
+        "vllm/v1/core/single_type_kv_cache_manager.py: SingleTypeKVCacheManager.free frees in reverse; "
+        "vllm/v1/core/block_pool.py: BlockPool.free_blocks prepends blocks without a block_hash to the free queue "
         "(FreeKVCacheBlockQueue.prepend_n, reused first) and appends hashed ones (append_n, LRU)"),
     REGISTER_WHEN_SCHEDULED: Rule(
         REGISTER_WHEN_SCHEDULED,
         "engine/scheduler.py: Scheduler.postprocess calls BlockManager.hash_blocks after the step is computed, "
         "so requests prefilled in one step cannot hit each other's blocks",
-        "v1/core/kv_cache_manager.py: KVCacheManager.allocate_slots calls coordinator.cache_blocks when it "
+        "vllm/v1/core/kv_cache_manager.py: KVCacheManager.allocate_slots calls coordinator.cache_blocks when it "
         "schedules the tokens (up to num_computed + num_new tokens), so a request scheduled later in the same "
         "step already hits them (each layer writes the step's KV before its attention reads it)"),
     RUNNING_CAP: Rule(
         RUNNING_CAP,
         "engine/scheduler.py: Scheduler.schedule caps the requests of one step at max_num_seqs, so it admits "
         "every waiting request that fits while others run",
-        "v1/core/sched/scheduler.py: Scheduler.schedule admits a waiting request only while len(self.running) < "
+        "vllm/v1/core/sched/scheduler.py: Scheduler.schedule admits a waiting request only while len(self.running) < "
         "max_num_active_reqs (--max-num-seqs; blockviz vllm serve gives 4 on CPU), so the rest of a burst waits "
         "for a request to finish"),
     TOKEN_CHECK: Rule(
         TOKEN_CHECK,
         "engine/block_manager.py: BlockManager.can_allocate takes a hash hit only if the block's token_ids "
         "equal the prompt's",
-        "v1/core/single_type_kv_cache_manager.py: FullAttentionManager.find_longest_cache_hit takes "
+        "vllm/v1/core/single_type_kv_cache_manager.py: FullAttentionManager.find_longest_cache_hit takes "
         "BlockPool.get_cached_block(block_hash) as it is: the hash is trusted"),
     LAST_TOKEN: Rule(
         LAST_TOKEN,
         "engine/block_manager.py: BlockManager.can_allocate never probes the last block: at most "
         "ceil(n / B) - 1 blocks of an n-token prompt hit",
-        "v1/core/kv_cache_manager.py: KVCacheManager.get_computed_blocks caps a hit at num_tokens - 1 "
+        "vllm/v1/core/kv_cache_manager.py: KVCacheManager.get_computed_blocks caps a hit at num_tokens - 1 "
         "tokens, whole blocks: floor((n - 1) / B); the same number for every n >= 1, so this rule never "
         "makes a difference (the lab checks it on every request)"),
 }

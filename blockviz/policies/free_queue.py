@@ -2,9 +2,10 @@
 
 nano-vllm keeps free block ids in a deque, and `allocate` takes a prefix hit on a free block out
 of it with `deque.remove`, a scan from the head: at a 50M-token pool (97 656 blocks of 512) that
-scan was half of a trace replay's time. The engine's files stay nano-vllm's; a replay swaps the
-deque for this queue, which keeps the same order (an OrderedDict of block ids: popleft, append
-and remove in O(1)), so every decision is the same.
+scan was half of a trace replay's time. The engine's files stay nano-vllm's; a policy's
+BlockManager is built with this queue in place of the deque (policies.block_manager, from
+FAST_FREE_QUEUE_BLOCKS blocks on), which keeps the same order (an OrderedDict of block ids:
+popleft, append and remove in O(1)), so every decision is the same.
 """
 from collections import OrderedDict
 from typing import Iterable, Iterator
@@ -40,6 +41,10 @@ class OrderedFreeQueue:
 
     def append(self, block_id: int):
         self.ids[block_id] = None
+
+    def appendleft(self, block_id: int):
+        self.ids[block_id] = None
+        self.ids.move_to_end(block_id, last=False)
 
     def extend(self, block_ids: Iterable[int]):
         for b in block_ids:

@@ -1,12 +1,13 @@
-"""The replay's free queue keeps nano-vllm's deque order under every operation the BlockManagers use."""
+"""The fast free queue keeps nano-vllm's deque order under every operation the BlockManagers use."""
 from collections import deque
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from blockviz.traffic.free_queue import OrderedFreeQueue
+from blockviz.policies.free_queue import OrderedFreeQueue
 
-ops = st.lists(st.tuples(st.sampled_from(["popleft", "pop", "append", "remove", "extend", "extendleft", "clear"]),
+ops = st.lists(st.tuples(st.sampled_from(["popleft", "pop", "append", "appendleft", "remove", "extend",
+                                                    "extendleft", "clear"]),
                          st.lists(st.integers(0, 30), max_size=4)), max_size=40)
 
 
@@ -23,9 +24,9 @@ def test_same_order_as_a_deque(n, operations):
             if d:
                 b = list(d)[args[0] % len(d)] if args else d[0]
                 d.remove(b), q.remove(b)
-        elif op == "append":
+        elif op in ("append", "appendleft"):
             if free:
-                d.append(free[0]), q.append(free[0])
+                getattr(d, op)(free[0]), getattr(q, op)(free[0])
         elif op in ("extend", "extendleft"):
             free = list(dict.fromkeys(free))
             getattr(d, op)(free), getattr(q, op)(free)
