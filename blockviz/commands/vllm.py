@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from blockviz.vllm.endpoints import default_replay
-from blockviz.vllm.lab.command import LabPage, add_lab_parser, run_lab_command
+from blockviz.commands.lab import LabPage, add_lab_parser, run_lab_command
 from blockviz.vllm.serve import ENV_COST, MAKE_ENV, VLLM_VERSION_TESTED, ServeError, ServerSettings, serve
 from blockviz.vllm.watch import DEFAULT_EVENTS, Picture
 

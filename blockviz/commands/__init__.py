@@ -44,8 +44,8 @@ def simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def exercise(args: argparse.Namespace, rest: list[str]) -> int:
-    from blockviz.exercises.cli import main as exercise_main
+def run_exercise(args: argparse.Namespace, rest: list[str]) -> int:
+    from blockviz.commands.exercise import main as exercise_main
     return exercise_main(rest)
 
 
@@ -69,10 +69,10 @@ def demo(args: argparse.Namespace) -> int:
         return 2
 
 
-def vllm(args: argparse.Namespace, extra: list[str]) -> int:
+def run_vllm(args: argparse.Namespace, extra: list[str]) -> int:
     from blockviz.views.lab import render_lab
     from blockviz.views.render_forest import forest_text, step_line
-    from blockviz.vllm.cli import Drawings, run
+    from blockviz.commands.vllm import Drawings, run
     return run(args, extra, Drawings(step_line, forest_text, render_lab))
 
 
@@ -86,9 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--trace", metavar="FILE", help="also save the trace as JSON")
     sub.add_parser("exercise", help="practise hand calculations (blockviz exercise --help)", add_help=False)
     add_demo_parser(sub)
-    from blockviz.vllm.cli import add_vllm_parser
+    from blockviz.commands.vllm import add_vllm_parser
     add_vllm_parser(sub)
-    from blockviz.traffic.cli import add_traffic_parser
+    from blockviz.commands.traffic import add_traffic_parser
     add_traffic_parser(sub)
     return parser
 
@@ -153,15 +153,15 @@ def add_demo_parser(sub):
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["exercise"]:
-        return exercise(argparse.Namespace(), argv[1:])
+        return run_exercise(argparse.Namespace(), argv[1:])
     extra = []   # `blockviz vllm serve ... -- ARGS`: ARGS go to vLLM as they are
     if argv[:1] == ["vllm"] and "--" in argv:
         argv, extra = argv[:argv.index("--")], argv[argv.index("--") + 1:]
     args = build_parser().parse_args(argv)
     if args.command == "vllm":
-        return vllm(args, extra)
+        return run_vllm(args, extra)
     if args.command == "traffic":
-        from blockviz.traffic.cli import run as traffic
+        from blockviz.commands.traffic import run as traffic
         return traffic(args)
     return {"simulate": simulate, "demo": demo}[args.command](args)
 
