@@ -1,170 +1,39 @@
-"""The `blockviz` command: simulate a scenario, practise exercises, run the classroom demo, replay a serving trace."""
+"""The `blockviz` command: simulate a scenario, practise exercises, run the classroom demo, serve and
+watch a real vLLM, replay a serving trace.
+
+The top floor: one file per subcommand, each with its parser and its runner (simulate.py, exercise.py,
+demo.py, vllm.py with serve.py and lab.py, traffic.py). They may import anything in blockviz; nothing in
+blockviz imports them (tests/test_import_cycles.py). A subcommand's module is imported only when the
+parser is built, so `blockviz exercise` starts without the others."""
 import argparse
 import sys
 
-from blockviz.i18n import LANGS
-from blockviz.scenarios import load_scenario, presets
-from blockviz.text import render_text
-from blockviz.views.render_text import render_steps_table
-
-
-def simulate(args: argparse.Namespace) -> int:
-    if args.list:
-        for name in presets():
-            print(f"{name:28} {load_scenario(name).title}")
-        return 0
-    if not args.scenario:
-        print("blockviz simulate: name a scenario file or preset (see --list)", file=sys.stderr)
-        return 2
-    try:
-        scenario = load_scenario(args.scenario)
-        sim = scenario.run()
-    except ValueError as e:
-        print(f"blockviz simulate: {e}", file=sys.stderr)
-        return 2
-    print(scenario.title)
-    if scenario.notes:
-        print(scenario.notes.strip())
-    print()
-    print(render_steps_table(sim.frames))
-    if args.verbose:
-        for frame in sim.frames:
-            print()
-            print(render_text(frame.snapshot, sim.tokenizer.decode))
-    else:
-        print()
-        print(render_text(sim.snapshot(), sim.tokenizer.decode))
-    if args.trace:
-        try:
-            sim.save(args.trace)
-        except OSError as e:
-            print(f"blockviz simulate: cannot write the trace: {e}", file=sys.stderr)
-            return 2
-        print(f"\ntrace written to {args.trace}")
-    return 0
-
-
-def run_exercise(args: argparse.Namespace, rest: list[str]) -> int:
-    from blockviz.commands.exercise import main as exercise_main
-    return exercise_main(rest)
-
-
-def demo(args: argparse.Namespace) -> int:
-    from blockviz.demo.settings import DemoError, DemoSettings, parse_bytes  # torch and jupyter only for the demo
-    try:
-        settings = DemoSettings(model=args.model, device=args.device, dtype=args.dtype, num_blocks=args.blocks,
-                                kv_memory=parse_bytes(args.kv_memory) if args.kv_memory else None,
-                                block_size=args.block_size, requests=args.requests, max_tokens=args.max_tokens,
-                                temperature=args.temperature, arrival_every=args.arrival_every, pace=args.pace,
-                                max_num_batched_tokens=args.max_batched_tokens, refresh_ms=args.refresh_ms,
-                                lang=args.lang, seed=args.seed, history=args.history or None)
-        if args.system_prompt is not None:
-            settings.system_prompt = args.system_prompt
-        from blockviz.demo.server import serve
-        ip = "0.0.0.0" if args.share and args.ip == "127.0.0.1" else args.ip
-        return serve(settings, ip=ip, port=args.port, class_port=args.class_port, open_browser=not args.no_browser,
-                     workdir=args.dir)
-    except (DemoError, ValueError, OSError) as e:
-        print(f"blockviz demo: {e}", file=sys.stderr)
-        return 2
-
-
-def run_vllm(args: argparse.Namespace, extra: list[str]) -> int:
-    from blockviz.views.lab import render_lab
-    from blockviz.views.render_forest import forest_text, step_line
-    from blockviz.commands.vllm import Drawings, run
-    return run(args, extra, Drawings(step_line, forest_text, render_lab))
-
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="blockviz", description=__doc__)
+    from blockviz.commands.demo import add_demo_parser
+    from blockviz.commands.simulate import add_simulate_parser
+    from blockviz.commands.traffic import add_traffic_parser
+    from blockviz.commands.vllm import add_vllm_parser
+    parser = argparse.ArgumentParser(prog="blockviz", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sim = sub.add_parser("simulate", help="run a scenario and print the step-by-step table")
-    sim.add_argument("scenario", nargs="?", help="a preset name or a scenario .toml file")
-    sim.add_argument("--list", action="store_true", help="list the preset scenarios")
-    sim.add_argument("--verbose", "-v", action="store_true", help="print the whole pool after every step")
-    sim.add_argument("--trace", metavar="FILE", help="also save the trace as JSON")
+    add_simulate_parser(sub)
     sub.add_parser("exercise", help="practise hand calculations (blockviz exercise --help)", add_help=False)
     add_demo_parser(sub)
-    from blockviz.commands.vllm import add_vllm_parser
     add_vllm_parser(sub)
-    from blockviz.commands.traffic import add_traffic_parser
     add_traffic_parser(sub)
     return parser
 
 
-def port_number(text: str) -> int:
-    """argparse type: a TCP port, so --port 70000 is a usage error, not an OverflowError from the socket."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is in 1..65535, got {port}")
-    return port
-
-
-def add_demo_parser(sub):
-    from blockviz.demo.settings import DemoSettings
-    from blockviz.models.config import DTYPE_NAMES
-    d = DemoSettings()
-    demo = sub.add_parser("demo", help="classroom demo: a real model serving requests that share a system prompt, live",
-                          description="Serve a live dashboard to the teacher (JupyterLab, token-protected, on "
-                          "127.0.0.1) and a read-only class page for the projector and students' devices: many "
-                          "requests share a system prompt while the block pool fills, shares, evicts and preempts.")
-    demo.add_argument("--model", metavar="PATH", help="a Qwen3 checkpoint folder (default: the embedded model)")
-    demo.add_argument("--device", choices=["cpu", "cuda"], help="default: cuda when available, else cpu")
-    demo.add_argument("--dtype", choices=DTYPE_NAMES,
-                      help="weights and KV pool (default: float32 on CPU, the checkpoint's on CUDA; "
-                      "float16 for GPUs without bfloat16)")
-    pool = demo.add_mutually_exclusive_group()
-    pool.add_argument("--blocks", type=int, metavar="N", help=f"KV pool size in blocks (default {d.DEFAULT_BLOCKS})")
-    pool.add_argument("--kv-memory", metavar="BYTES", help="KV pool size in bytes instead (e.g. 4M, 2G)")
-    demo.add_argument("--block-size", type=int, default=d.block_size, metavar="B", help="tokens per block (default %(default)s)")
-    demo.add_argument("--requests", type=int, default=d.requests, metavar="N",
-                      help="requests that arrive while it runs (default %(default)s)")
-    demo.add_argument("--system-prompt", metavar="TEXT", help="the prompt every request starts with "
-                      "(default: the opening of Pride and Prejudice)")
-    demo.add_argument("--max-tokens", type=int, default=d.max_tokens, metavar="N", help="per request (default %(default)s)")
-    demo.add_argument("--temperature", type=float, default=d.temperature, help="0: greedy (default %(default)s)")
-    demo.add_argument("--arrival-every", type=int, default=d.arrival_every, metavar="STEPS",
-                      help="engine steps between two arrivals; 0: all at once (default %(default)s)")
-    demo.add_argument("--max-batched-tokens", type=int, default=d.max_num_batched_tokens, metavar="N",
-                      help="token budget per step; longer prompts are prefilled in chunks (default %(default)s)")
-    demo.add_argument("--pace", type=float, default=d.pace, metavar="STEPS",
-                      help="engine steps per second at most, so a class can follow (changeable on the page); "
-                      "0: as fast as it goes (default %(default)g)")
-    demo.add_argument("--refresh-ms", type=int, default=d.refresh_ms, metavar="MS",
-                      help="refresh the views at most this often while generating (default %(default)s)")
-    demo.add_argument("--seed", type=int, default=d.seed, help="sampling seed (default %(default)s)")
-    demo.add_argument("--history", type=int, default=d.history, metavar="STEPS",
-                      help="steps kept for stepping back; 0: every step (default %(default)s)")
-    demo.add_argument("--share", action="store_true", help="open the read-only class page to the network "
-                      "(as --ip 0.0.0.0); the teacher's JupyterLab always stays on 127.0.0.1")
-    demo.add_argument("--ip", default="127.0.0.1", help="address the class page listens on (default %(default)s)")
-    demo.add_argument("--port", type=port_number, help="the teacher's JupyterLab port (default: a free port)")
-    demo.add_argument("--class-port", type=port_number, metavar="PORT", help="the class page's port (default: a free port)")
-    demo.add_argument("--lang", choices=LANGS, default=d.lang)
-    demo.add_argument("--dir", metavar="PATH", help="working folder for the notebook and settings "
-                      "(default: a temporary folder, removed at exit)")
-    demo.add_argument("--no-browser", action="store_true", help="only print the URL")
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["exercise"]:
-        return run_exercise(argparse.Namespace(), argv[1:])
+    if argv[:1] == ["exercise"]:   # its own parser (and its own --help)
+        from blockviz.commands.exercise import main as exercise
+        return exercise(argv[1:])
     extra = []   # `blockviz vllm serve ... -- ARGS`: ARGS go to vLLM as they are
     if argv[:1] == ["vllm"] and "--" in argv:
         argv, extra = argv[:argv.index("--")], argv[argv.index("--") + 1:]
     args = build_parser().parse_args(argv)
+    from blockviz.commands import demo, simulate, traffic, vllm
     if args.command == "vllm":
-        return run_vllm(args, extra)
-    if args.command == "traffic":
-        from blockviz.commands.traffic import run as traffic
-        return traffic(args)
-    return {"simulate": simulate, "demo": demo}[args.command](args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        return vllm.run(args, extra)
+    return {"simulate": simulate.run, "demo": demo.run, "traffic": traffic.run}[args.command](args)
