@@ -1,4 +1,5 @@
-"""`blockviz vllm serve` and `blockviz vllm watch`."""
+"""`blockviz vllm serve | watch | lab`: the parser of all three and `watch`, which prints a batch of KV
+events a line; `serve` runs in serve.py, `lab` in lab.py."""
 import argparse
 import sys
 import time
