@@ -1,5 +1,5 @@
 import sys
 
-from blockviz.cli import main
+from blockviz.commands import main
 
 sys.exit(main())

@@ -138,6 +138,23 @@ def test_no_loop_between_folders():
     assert found == [], "folders (or files beside them) that import one another:\n" + "\n".join(found)
 
 
+
+TOP = "blockviz.commands"   # the command line: every subcommand's parser and runner
+ENTRY = {"blockviz.__main__"}  # `python -m blockviz` runs the command
+
+
+def imports_of_the_top_floor(edges: dict[str, set[str]]) -> list[str]:
+    """Each import of blockviz.commands (or a module in it) from outside it, but for the entry point."""
+    return sorted(f"{module} -> {target}" for module, targets in edges.items()
+                  if child("blockviz", module) != TOP and module not in ENTRY
+                  for target in targets if child("blockviz", target) == TOP)
+
+
+def test_nothing_imports_the_commands():
+    # the commands are the top floor: they may import anything; what they hold is for a terminal only
+    found = imports_of_the_top_floor(graph(ROOT))
+    assert found == [], "modules below the commands that import them: " + "; ".join(found)
+
 def write(root: Path, files: dict[str, str]):
     for name, text in files.items():
         path = root / "blockviz" / name
@@ -191,3 +208,16 @@ def test_the_check_sees_a_cycle_through_an_init_and_a_loop_between_folders(tmp_p
         "blockviz.s -> blockviz.r.leaf",
         "in blockviz.deep: blockviz.deep.inner <-> blockviz.deep.two, through blockviz.deep.inner.one -> "
         "blockviz.deep.two; blockviz.deep.two -> blockviz.deep.inner; blockviz.deep.two -> blockviz.deep.inner.one"]
+
+
+def test_the_check_sees_an_import_of_the_commands(tmp_path):
+    # the check's own reference: a view that imports a command, in a function, is an arrow up
+    write(tmp_path, {
+        "__init__.py": "",
+        "__main__.py": "from blockviz.commands import main\n",
+        "commands/__init__.py": "from blockviz import views\n",
+        "commands/run.py": "from blockviz.commands import main\n",
+        "views.py": "def draw():\n    from blockviz.commands.run import x\n",
+    })
+    assert imports_of_the_top_floor(graph(tmp_path)) == ["blockviz.views -> blockviz.commands",
+                                                         "blockviz.views -> blockviz.commands.run"]

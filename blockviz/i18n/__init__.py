@@ -1,8 +1,9 @@
 """Interface strings in English and Chinese: one table, merged from every module under blockviz/i18n.
 
 Each module that defines STRINGS = {key: {"en": ..., "zh": ...}} adds its keys: views.py, demo.py,
-lessons.py, vllm.py, diy.py, router.py, traffic.py for their areas, and exercises/ one module per owner, at the
-owner's path (the strings of blockviz/exercises/kinds/slots.py are in exercises/kinds/slots.py).
+lessons.py, vllm.py, diy.py, router.py, traffic.py, commands.py for their areas, and exercises/ one
+module per owner, at the owner's path (the strings of blockviz/exercises/kinds/slots.py are in
+exercises/kinds/slots.py).
 A text that counts `n` things may add "en.one", its English form for n == 1 ("1 token", not "1 tokens");
 Chinese needs none.
 """

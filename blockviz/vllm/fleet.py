@@ -20,7 +20,7 @@ from blockviz.hits import QUERIED_TOKENS, HitRate, hit_rate
 from blockviz.vllm import router
 from blockviz.vllm.client import Client
 from blockviz.vllm.endpoints import check_endpoint, offset_port
-from blockviz.vllm.serve import ServeError, Server, ServerSettings, serve_until_stopped
+from blockviz.vllm.serve import ServeError, Server, ServerSettings
 from blockviz.vllm.watch import Watch
 
 NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -240,26 +240,6 @@ class Fleet:
             watch.settle()
             outcomes[policy] = self.route(watch, prompts, policy)
         return outcomes
-
-
-def ready_message(fleet: Fleet, count: int, base: ServerSettings) -> str:
-    lines = [f"blockviz vllm serve: {count} instances ready (vLLM, prefix caching, KV events):"]
-    lines += [f"    {name} at {s.api} (KV events {s.events}, replay {s.replay_endpoint})"
-              for name, s in fleet.settings.items()]
-    fields = [f"port={base.port}", f"events={base.events!r}"] + (
-        [f"host={base.host!r}"] if base.host != ServerSettings.host else []) + (
-        [f"replay={base.replay!r}"] if base.replay else [])
-    lines += ["Watch them together and route prompts from Python with",
-              "    from blockviz.vllm.fleet import Fleet; from blockviz.vllm.serve import ServerSettings",
-              f"    fleet = Fleet.of({count}, ServerSettings({', '.join(fields)})); watch = fleet.watch()",
-              "Ctrl-C stops them all."]
-    return "\n".join(lines)
-
-
-def serve(base: ServerSettings, count: int, log: str | Path | None = None) -> int:
-    """`blockviz vllm serve --instances N`: N servers laid out from `base`, until Ctrl-C."""
-    fleet = Fleet.of(count, base, log)
-    return serve_until_stopped(fleet, lambda: ready_message(fleet, count, base))
 
 
 def chat_stream(token_ids: list[int], users: int = 3, systems: int = 2, turns: int = 3, system_tokens: int = 64,

@@ -12,7 +12,6 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol
 
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.vllm.client import Client
@@ -188,51 +187,3 @@ def _group_alive(pgid: int) -> bool:
             if int(fields[2]) == pgid and fields[0] != "Z":
                 return True
     return False
-
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
-def attach_hint(settings: ServerSettings) -> str:
-    return (f'blockviz.vllm.watch(events="{settings.events}", replay="{settings.replay_endpoint}", '
-            f'api="{settings.api}")')
-
-
-def serve(settings: ServerSettings, log: str | Path | None = None) -> int:
-    """`blockviz vllm serve`: start, say `ready`, serve until Ctrl-C (or SIGTERM), stop cleanly."""
-    return serve_until_stopped(Server(settings, log), lambda: (
-        f"blockviz vllm serve: ready at {settings.api} (vLLM, KV events {settings.events}, "
-        f"replay {settings.replay_endpoint}). Watch it from Python with\n    {attach_hint(settings)}\n"
-        f"or `blockviz vllm watch`. Ctrl-C stops it."))
-
-
-class Servers(Protocol):
-    """What serve_until_stopped runs: a Server, or a fleet of them (vllm/fleet.py)."""
-
-    def start(self): ...
-
-    def wait_ready(self): ...
-
-    def exited(self) -> str | None: ...
-
-    def stop(self): ...
-
-
-def serve_until_stopped(servers: Servers, ready: Callable[[], str]) -> int:
-    """Start (one server or a fleet), print `ready()` once it serves, serve until Ctrl-C or SIGTERM
-    or until a vLLM exits, and stop everything started."""
-    signal.signal(signal.SIGTERM, _interrupt)   # `kill` stops vLLM as cleanly as Ctrl-C does
-    servers.start()
-    try:
-        servers.wait_ready()
-        print(ready(), flush=True)
-        while (exited := servers.exited()) is None:
-            time.sleep(0.5)
-        print(f"blockviz vllm serve: {exited}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("blockviz vllm serve: stopping vLLM", file=sys.stderr, flush=True)
-        return 0
-    finally:
-        servers.stop()

@@ -41,7 +41,7 @@ def demo_urls(tiny_model, tmp_path):
     out = tmp_path / "stdout.txt"
     with open(out, "w") as stdout:
         server = subprocess.Popen(
-            [sys.executable, "-m", "blockviz.cli", "demo", "--model", str(tiny_model), "--device", "cpu",
+            [sys.executable, "-m", "blockviz", "demo", "--model", str(tiny_model), "--device", "cpu",
              "--blocks", "24", "--block-size", "4", "--requests", "40", "--arrival-every", "4", "--max-tokens", "32", "--pace", "60",
              "--system-prompt", SYSTEM, "--port", str(port), "--no-browser", "--dir", str(tmp_path / "demo")],
             stdout=stdout, stderr=subprocess.STDOUT)

@@ -6,7 +6,7 @@ import socket
 import nbformat
 import pytest
 
-from blockviz.cli import main
+from blockviz.commands import main
 from blockviz.demo.server import NOTEBOOK, check_address, class_urls, teacher_url, write_workdir
 from blockviz.demo.settings import SETTINGS_FILE, DemoError, DemoSettings
 

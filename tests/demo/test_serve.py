@@ -24,7 +24,7 @@ def shared_demo(tiny_model, tmp_path):
     out = tmp_path / "stdout.txt"
     with open(out, "w") as stdout:
         server = subprocess.Popen(
-            [sys.executable, "-m", "blockviz.cli", "demo", "--model", str(tiny_model), "--device", "cpu",
+            [sys.executable, "-m", "blockviz", "demo", "--model", str(tiny_model), "--device", "cpu",
              "--blocks", "24", "--block-size", "4", "--requests", "2", "--system-prompt", SYSTEM, "--share",
              "--no-browser", "--dir", str(tmp_path / "demo")], stdout=stdout, stderr=subprocess.STDOUT)
     try:

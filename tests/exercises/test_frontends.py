@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from blockviz import exercises
-from blockviz.exercises.cli import main
+from blockviz.commands.exercise import main
 from blockviz.exercises.sets import SETS, files, set_exercises, set_title
 from blockviz.exercises.sheet import sheet_exercises
 from blockviz.i18n import STRINGS
@@ -79,7 +79,7 @@ def test_sheet_of_one_kind_and_of_a_set(tmp_path):
 
 
 def test_blockviz_cli_entry():
-    from blockviz.cli import main as blockviz_main
+    from blockviz.commands import main as blockviz_main
     assert blockviz_main(["exercise", "--list"]) == 0
 
 

@@ -129,7 +129,7 @@ def test_the_review_set_interleaves_lessons_one_to_seven():
 
 
 def test_the_terminal_reads_a_table_until_an_empty_line():
-    from blockviz.exercises.cli import practise
+    from blockviz.commands.exercise import practise
     typed = iter(ROWS + [""])
     out = []
     assert practise(EX, "en", read=lambda _: next(typed), write=out.append) == "correct"

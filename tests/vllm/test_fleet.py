@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from blockviz.cli import main
+from blockviz.commands import main
 from blockviz.vllm import router
 from blockviz.vllm.fleet import Fleet, chat_stream, instance_settings, log_path
 from tests.vllm.publisher import Publisher

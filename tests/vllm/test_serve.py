@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from blockviz.cli import main
+from blockviz.commands import main
 from blockviz.vllm import load, serve
 from blockviz.vllm.endpoints import offset_port, peer_address, publisher_binds
 from tests.vllm.publisher import Publisher

@@ -1,6 +1,6 @@
 import pytest
 
-from blockviz.cli import main
+from blockviz.commands import main
 
 
 def test_simulate_prints_the_step_table(capsys, tmp_path):

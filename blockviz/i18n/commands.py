@@ -1,4 +1,4 @@
-"""Strings of blockviz/exercises/cli.py: the terminal front end."""
+"""Strings of the `blockviz exercise` command (blockviz/commands/exercise.py): the terminal front end."""
 
 STRINGS: dict[str, dict[str, str]] = {
     "ex.cli.usage": {

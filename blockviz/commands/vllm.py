@@ -1,23 +1,14 @@
-"""`blockviz vllm serve` and `blockviz vllm watch`."""
+"""`blockviz vllm serve | watch | lab`: the parser of all three and `watch`, which prints a batch of KV
+events a line; `serve` runs in serve.py, `lab` in lab.py."""
 import argparse
 import sys
 import time
-from dataclasses import dataclass
-from typing import Callable
 
+from blockviz.commands.lab import add_lab_parser, run_lab_command
+from blockviz.commands.serve import serve, serve_fleet
 from blockviz.vllm.endpoints import default_replay
-from blockviz.vllm.lab.command import LabPage, add_lab_parser, run_lab_command
-from blockviz.vllm.serve import ENV_COST, MAKE_ENV, VLLM_VERSION_TESTED, ServeError, ServerSettings, serve
-from blockviz.vllm.watch import DEFAULT_EVENTS, Picture
-
-
-@dataclass(frozen=True)
-class Drawings:
-    """What `watch` and `lab` print, drawn by the views, a floor above this one: the `blockviz`
-    command (blockviz/cli.py) passes them in, so nothing here imports a view."""
-    step_line: Callable[[Picture], str]                                      # one line per batch of events
-    forest_text: Callable[[Picture, Callable[[tuple[int, ...]], str]], str]  # the cached chains (--tree)
-    lab_page: LabPage                                                        # the lab view (lab --html)
+from blockviz.vllm.serve import ENV_COST, MAKE_ENV, VLLM_VERSION_TESTED, ServeError, ServerSettings
+from blockviz.vllm.watch import DEFAULT_EVENTS
 
 
 def add_vllm_parser(sub):
@@ -71,7 +62,7 @@ def add_vllm_parser(sub):
     add_lab_parser(commands)
 
 
-def run(args: argparse.Namespace, extra: list[str], drawings: Drawings) -> int:
+def run(args: argparse.Namespace, extra: list[str]) -> int:
     try:
         if args.vllm_command == "serve":
             settings = ServerSettings(model=args.model, port=args.port, host=args.host, events=args.events,
@@ -79,18 +70,18 @@ def run(args: argparse.Namespace, extra: list[str], drawings: Drawings) -> int:
                                       block_size=args.block_size, max_model_len=args.max_model_len, dtype=args.dtype,
                                       vllm_python=args.vllm_python, dev_mode=args.dev_mode, extra=extra)
             if args.instances != 1:
-                from blockviz.vllm import fleet
-                return fleet.serve(settings, args.instances, args.log)
+                return serve_fleet(settings, args.instances, args.log)
             return serve(settings, args.log)
         if args.vllm_command == "lab":
-            return run_lab_command(args, drawings.lab_page)
-        return watch_terminal(args, drawings)
+            return run_lab_command(args)
+        return watch_terminal(args)
     except (ServeError, ValueError, OSError) as e:
         print(f"blockviz vllm {args.vllm_command}: {e}", file=sys.stderr)
         return 2
 
 
-def watch_terminal(args: argparse.Namespace, drawings: Drawings) -> int:
+def watch_terminal(args: argparse.Namespace) -> int:
+    from blockviz.views.render_forest import forest_text, step_line
     from blockviz.vllm.watch import Watch
     replay = None if args.replay == "none" else args.replay or default_replay(args.events)
     events: str | list[str] = args.events
@@ -109,9 +100,9 @@ def watch_terminal(args: argparse.Namespace, drawings: Drawings) -> int:
                 time.sleep(0.2)
                 for step in range(max(shown + 1, w.first_step), w.last_step + 1):
                     picture = w.picture(step)
-                    print(drawings.step_line(picture), flush=True)
+                    print(step_line(picture), flush=True)
                     if args.tree:
-                        print(drawings.forest_text(picture, w.decode), flush=True)
+                        print(forest_text(picture, w.decode), flush=True)
                 shown = w.last_step
         except KeyboardInterrupt:
             pass

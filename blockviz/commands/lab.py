@@ -4,16 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
 
 from blockviz.i18n import LANGS
 from blockviz.vllm.endpoints import default_replay
 from blockviz.vllm.lab.stream import SCRIPTED
-
-if TYPE_CHECKING:
-    from blockviz.vllm.lab.run import LabResult
-
-LabPage = Callable[["LabResult", str], str]   # a lab run drawn as HTML in a language: the views' render_lab
 
 
 def add_lab_parser(commands):
@@ -39,7 +33,8 @@ def add_lab_parser(commands):
     lab.add_argument("--lang", default="en", choices=LANGS, help="language of the page (default en)")
 
 
-def run_lab_command(args: argparse.Namespace, page: LabPage) -> int:
+def run_lab_command(args: argparse.Namespace) -> int:
+    from blockviz.views.lab import render_lab
     from blockviz.vllm.client import Client, ServerError
     from blockviz.vllm.lab.run import run_lab
     from blockviz.vllm.lab.stream import parse, scripted
@@ -62,7 +57,7 @@ def run_lab_command(args: argparse.Namespace, page: LabPage) -> int:
         save_lab(result, args.save, note=f"blockviz vllm lab against {args.api}")
         print(f"saved {args.save}", file=sys.stderr)
     if args.html:
-        Path(args.html).write_text(f'<!doctype html><meta charset="utf-8">{page(result, args.lang)}',
+        Path(args.html).write_text(f'<!doctype html><meta charset="utf-8">{render_lab(result, args.lang)}',
                                    encoding="utf-8")
         print(f"wrote {args.html}", file=sys.stderr)
     return 1 if result.unexplained else 0

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from blockviz import traffic
-from blockviz.cli import main
+from blockviz.commands import main
 from blockviz.traffic.curves import capacity_curve
 
 
