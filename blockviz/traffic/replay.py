@@ -33,6 +33,7 @@ from typing import Literal
 import numpy as np
 
 from blockviz import checks
+from blockviz.char_tokenizer import TokenIds
 from blockviz.sim import Simulator
 from blockviz.traffic.free_queue import OrderedFreeQueue
 from blockviz.traffic.lengths import HASH_BLOCK, output_length, prompt_length
@@ -166,6 +167,7 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
     workload = workload_of(trace, pool_tokens, block_size, tokens_per_id, arrivals, max_num_seqs,
                            max_num_batched_tokens)
     engine = workload.simulator(eos=-1, rule=output_rule, record=record)
+    engine.tokenizer = TokenIds()  # the trace's tokens have no text: views show their ids
     if policy == "vllm":
         engine.scheduler.block_manager = RuleBlockManager(workload.num_blocks, block_size, frozenset(BLOCK_RULES))
     bm = engine.scheduler.block_manager
