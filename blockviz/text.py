@@ -64,7 +64,9 @@ def render_text(snapshot: Snapshot, decode: Decode | None = None) -> str:
         completion = decode(seq.completion_token_ids)
         now = snapshot.scheduled.get(seq.seq_id)
         doing = f"  computed {now[1]} at {now[0]}" if now else ""
-        lines.append(f"{seq.label}: {seq.status:<8} tokens {seq.num_tokens}  cached {seq.num_cached_tokens}  "
+        # kv: tokens whose K/V is in the pool, hit or computed (nano-vllm's num_cached_tokens; 0 once
+        # the request is preempted or finished): not the prefix cache's hits
+        lines.append(f"{seq.label}: {seq.status:<8} tokens {seq.num_tokens}  kv {seq.num_cached_tokens}  "
                      f"table {list(seq.block_table)}{doing}  {prompt!r} → {completion!r}")
     return "\n".join(lines)
 

@@ -1,4 +1,5 @@
-"""The README's first command (scripts/lessons.sh) serves the start notebook in JupyterLab."""
+"""The README's first command (scripts/lessons.sh) serves the start notebook in JupyterLab, with
+JupyterLab's news pop-up off."""
 import json
 import os
 import signal
@@ -36,6 +37,11 @@ def test_lessons_command_serves_the_start_notebook(tmp_path):
                 assert time.monotonic() < deadline, "JupyterLab did not answer within 90 s"
                 time.sleep(0.5)
         assert notebook["type"] == "notebook" and notebook["content"]["cells"]
+        # announcements off for learners: no "get notified about official Jupyter news?" pop-up
+        notification = f"http://127.0.0.1:{port}/lab/api/settings/@jupyterlab/apputils-extension:notification?token={token}"
+        with urllib.request.urlopen(notification, timeout=10) as response:
+            schema = json.load(response)["schema"]["properties"]
+        assert schema["fetchNews"]["default"] == "false" and schema["checkForUpdates"]["default"] is False
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

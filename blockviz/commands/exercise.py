@@ -70,23 +70,31 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def list_all(lang: str, write: Callable[[str], None]) -> None:
+    """The kinds and the sets, by name and title: what they import is all a list needs (no widgets,
+    no lessons package; bench: `time blockviz exercise --list`)."""
+    from blockviz.exercises.kinds import KINDS
+    from blockviz.exercises.sets import SETS, set_title
+    for name in KINDS:
+        write(f"{name:16} {t(f'{name}.title', lang)}")
+    write("")
+    for name, practice in SETS.items():
+        write(f"--set {name:10} {set_title(name, lang)} ({len(practice.items)})")
+
+
 def main(argv: list[str], read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> int:
-    from blockviz.exercises import from_id, kinds, make
-    from blockviz.exercises.sets import SETS, set_exercises, set_title
-    from blockviz.exercises.sheet import render_sheet, sheet_exercises
     try:
         args = parser().parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
     lang = args.lang
+    if args.list:
+        list_all(lang, write)
+        return 0
+    from blockviz.exercises import from_id, kinds, make
+    from blockviz.exercises.sets import set_exercises
+    from blockviz.exercises.sheet import render_sheet, sheet_exercises
     try:
-        if args.list:
-            for name in kinds():
-                write(f"{name:16} {t(f'{name}.title', lang)}")
-            write("")
-            for name, practice in SETS.items():
-                write(f"--set {name:10} {set_title(name, lang)} ({len(practice.items)})")
-            return 0
         if args.sheet is not None:
             if not 1 <= args.sheet <= MAX_SHEET:
                 raise ValueError(f"--sheet takes a count in 1..{MAX_SHEET}, got {args.sheet}")

@@ -109,7 +109,9 @@ class ClassHub:
                 queue.put_nowait(event)
 
     def backlog(self) -> list[bytes]:
-        events = [] if self.full is None else [self.full, *self.patches]
+        if self.full is None:
+            return []  # nothing sent yet: the page's own text says what it waits for
+        events = [self.full, *self.patches]
         return events if self.publisher is not None else events + [OFFLINE]
 
 

@@ -102,12 +102,18 @@ def requests_table_html(snapshot, labels: dict[int, str], pending, ledger: HitLe
         return (f'<td class="bv-text" title="{esc(shown + generated)}"><span class="bv-user">{esc(shown)}</span>'
                 f"{esc(generated)}</td>")
 
+    def named(column: str) -> str:
+        # the column's name inside the cell, shown where the header row is not (a phone's cards: class.css)
+        return f'<span class="bv-col">{esc(t("demo.col." + column, lang))}: </span>'
+
     def row(seq_id, label, status, status_text, tokens, hit, block_table, cell):
         ids = " ".join(map(str, block_table[:MAX_BLOCK_IDS])) + (" …" if len(block_table) > MAX_BLOCK_IDS else "")
+        table = f"[{ids}]" if block_table else t("demo.bt.freed" if status == "finished" else "demo.bt.empty", lang)
         hit_attrs = "" if hit is None else f' data-hit-blocks="{hit.blocks}" data-hit-tokens="{hit.tokens}"'
         return (f'<tr data-status="{status}" data-label="{esc(label)}" data-seq="{seq_id}"{hit_attrs}>'
-                f"<td>{esc(label)}</td><td>{esc(status_text)}</td><td>{tokens}</td>"
-                f'<td class="bv-hit">{esc(hit_text(hit, lang))}</td><td class="bv-bt">[{ids}]</td>{cell}</tr>')
+                f"<td>{esc(label)}</td><td>{esc(status_text)}</td><td>{named('tokens')}{tokens}</td>"
+                f'<td class="bv-hit">{named("hit")}{esc(hit_text(hit, lang))}</td>'
+                f'<td class="bv-bt">{named("blocks")}{esc(table)}</td>{cell}</tr>')
 
     seqs = list(snapshot.seqs.values())
     running = [seq for seq in seqs if seq.status == "running"]

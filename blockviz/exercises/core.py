@@ -10,12 +10,14 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from random import Random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blockviz.exercises.answers import AnswerError
-from blockviz.exercises.widget import ExerciseWidget
 from blockviz.i18n import t
 from blockviz.markup import markdown_html
+
+if TYPE_CHECKING:
+    from blockviz.exercises.widget import ExerciseWidget
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,9 @@ class Exercise:
     def answer_lines(self) -> int:
         return self.kind.answer_lines(self.params, self.solved)
 
-    def widget(self) -> ExerciseWidget:
+    def widget(self) -> "ExerciseWidget":
+        # imported here: ipywidgets (a second to import) only for a notebook, not for a terminal's exercises
+        from blockviz.exercises.widget import ExerciseWidget
         return ExerciseWidget(self)
 
     def _repr_html_(self) -> str:

@@ -17,8 +17,8 @@ from blockviz.i18n import LANGS, STRINGS, t
 from blockviz.scenarios import load_scenario
 from blockviz.brief import brief
 
-# The seed004 scenario (blockviz/scenarios/seed004.toml; practice set lesson25): B = 4, request A
-# holds tokens 0..9, block_table [5, 2, 7]. The block ids come from the free queue:
+# Lesson 1's worked example (the scenario blockviz/scenarios/seed004.toml): B = 4, request A holds tokens
+# 0..9, block_table [5, 2, 7]. The block ids come from the free queue:
 # Simulator(free_order=[5, 2, 7, 0, 1, 3, 4, 6]) (setups.full_order).
 SEED_004_SLOTS = {"block_size": 4, "block_table": [5, 2, 7], "num_tokens": 10, "positions": [3, 4, 5, 6]}
 
@@ -58,6 +58,12 @@ CAPSTONE = {"block_size": 4, "num_blocks": 5,
             "setup": [["add", "A", "You_are_Ann", 5], ["step", 1], ["add", "B", "You_are_Bob", 4], ["step", 7]]}
 
 
+# Lesson 0's first moment: one prompt into an empty pool, the blocks it takes, the slots its last block
+# leaves empty (paging's only waste), and what those blocks cost at a real model's size.
+START = {"block_size": 4, "num_blocks": 8}
+START_PROMPT = "hellopagedworld"
+
+
 @dataclass(frozen=True)
 class Item:
     kind: str
@@ -78,12 +84,22 @@ class Item:
 
 @dataclass(frozen=True)
 class PracticeSet:
-    name: str
-    lesson: str | None  # the lesson it practises (blockviz/course.py), whose title it takes
+    name: str    # "lesson" and the lesson's number: `blockviz exercise --set lesson3`, `--set lesson10b`
+    lesson: str  # the lesson it practises (blockviz/course.py), whose title it takes
     items: list[Item]
 
 
 SETS: dict[str, PracticeSet] = {s.name: s for s in [
+    PracticeSet("lesson0", "00_start_here", [
+        Item("admission_cost", params={**START, "setup": [], "new": START_PROMPT}, note="ex.set.note.start_blocks"),
+        Item("lifetime", params={"block_size": 4, "prompt": START_PROMPT, "max_tokens": 6, "ask": "blocks"}),
+        Item("wasted_slots", params={**START, "setup": [["add", "A", START_PROMPT, 2], ["add", "B", "hi", 2], ["step", 1]]},
+             note="ex.set.note.start_waste"),
+        Item("kv_bytes", params={"model": "qwen3-0.6b", "dtype": "bfloat16", "block_size": 16, "ask": "token_bytes"},
+             note="ex.set.note.start_scale"),
+        Item("kv_bytes", params={"model": "qwen3-0.6b", "dtype": "bfloat16", "block_size": 256, "ask": "blocks_fit",
+                                 "memory": "2G"}),
+    ]),
     PracticeSet("lesson1", "01_token_to_slot", [
         Item("slot_mapping", params=SEED_004_SLOTS, note="ex.set.note.seed004_slots"),
         Item("slot", params={"block_size": 4, "block_table": [5, 2, 7], "num_tokens": 10, "position": 9}),
@@ -169,10 +185,6 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
         Item("can_allocate", 32), Item("preemption", 32), Item("slot", 32), Item("next_block", 33),
         Item("lifetime", 33), Item("block_table", 33), Item("decode_mask", 33), Item("admission_cost", 34),
     ]),
-    PracticeSet("lesson25", None, [
-        Item("slot_mapping", params=SEED_004_SLOTS, note="ex.set.note.seed004_slots"),
-        Item("ref_counts", params=SEED_004_REFS, note="ex.set.note.seed004_refs"),
-    ]),
 ]}
 
 
@@ -184,10 +196,8 @@ def set_exercises(name: str, lang: str = "en") -> list[Exercise]:
 
 def set_title(name: str, lang: str) -> str:
     """"Lesson 2 · The block lifecycle — six states, ...": the lesson's title from the course, and what
-    the set practises when it says more (ex.set.NAME.focus); a set of no lesson has a title of its own."""
+    the set practises when it says more (ex.set.NAME.focus)."""
     lesson = SETS[name].lesson
-    if lesson is None:
-        return t(f"ex.set.{name}.title", lang)
     title = {"number": lesson.split("_")[0].lstrip("0") or "0", "title": LESSONS[lesson][lang]}  # "3", "10b"
     if f"ex.set.{name}.focus" in STRINGS:
         return t("ex.set.title.focus", lang, **title, focus=t(f"ex.set.{name}.focus", lang))

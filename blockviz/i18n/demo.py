@@ -61,6 +61,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "demo.col.hit": {"en": "cache hit at admission", "zh": "入场时的缓存命中"},
     "demo.col.blocks": {"en": "block table", "zh": "block_table"},
     "demo.col.text": {"en": "prompt … generated text", "zh": "提示 … 生成的文本"},
+    "demo.bt.freed": {"en": "[] (freed when it finished)", "zh": "[]（完成时已释放）"},
+    "demo.bt.empty": {"en": "[] (holds no blocks)", "zh": "[]（未占用块）"},
     "demo.status.waiting": {"en": "waiting", "zh": "等待"},
     "demo.status.running": {"en": "running", "zh": "运行"},
     "demo.status.finished": {"en": "finished", "zh": "完成"},
@@ -78,7 +80,9 @@ STRINGS: dict[str, dict[str, str]] = {
               "点击 **▶ 开始生成**：请求陆续到达，它们共享同一段系统提示；观察块池如何分配、共享、释放、"
               "逐出和抢占。输入提示并点击 **添加请求** 来加入你自己的请求。暂停后用 ◀ 回退，看看每个块为何处于当前状态。"},
     "class.title": {"en": "blockviz class page", "zh": "blockviz 课堂页面"},
-    "class.waiting": {"en": "waiting for the teacher's engine…", "zh": "等待老师的引擎……"},
+    "class.waiting": {"en": "Waiting for the teacher: the block pool appears here once the teacher opens the lab "
+                            "and presses ▶ Generate.",
+                      "zh": "等待老师：老师打开 JupyterLab 并点击 ▶ 开始生成后，块池就会显示在这里。"},
     "class.offline": {"en": "the teacher's engine is not connected: this is the last picture it sent",
                       "zh": "老师的引擎未连接：这是它发来的最后一幅画面"},
     "class.theme": {"en": "theme", "zh": "主题"},

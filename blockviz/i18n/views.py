@@ -93,6 +93,11 @@ STRINGS: dict[str, dict[str, str]] = {
                      "zh": "本步计算位置{first}..{last}（虚线框），从拼接批次的第{row}行开始"},
     "map.window": {"en": "showing logical blocks {first}..{last} of {total}",
                    "zh": "显示逻辑块{first}..{last}（共{total}块）"},
+    "map.window_offsets": {"en": "showing positions {first}..{last} of logical block {logical} ({B} tokens)",
+                           "zh": "显示逻辑块{logical}中的位置{first}..{last}（共{B}个token）"},
+    "map.offsets": {"en": "offsets {first}..{last}", "zh": "偏移{first}..{last}"},
+    "map.legend.ids": {"en": "<n>: token id n, which has no text (a trace's synthetic tokens)",
+                       "zh": "<n>：没有文字的token id n（如流量trace中合成的token）"},
     "map.none": {"en": "not allocated", "zh": "未分配"},
     "map.token_label": {"en": "t {t} “{token}”: logical block {logical}, offset {offset}, physical block {physical}, "
                               "slot {slot}, packed row {row}",

@@ -264,7 +264,8 @@ class Lesson:
             toggle = w.ToggleButtons(options=levels, value=None, style={"button_width": "9em"})
             buttons.append(toggle)
             rows.append(w.VBox([w.HTML(f"<b>{esc(name)}</b>"), toggle]))
-        save = w.Button(description=t("lesson.save", self.lang), icon="save")
+        # as wide as its words: a Button's default width (148 px) cuts "Save on this computer" off
+        save = w.Button(description=t("lesson.save", self.lang), icon="save", layout=w.Layout(width="auto"))
         status = w.HTML()
 
         def on_save(_):

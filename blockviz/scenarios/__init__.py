@@ -68,8 +68,19 @@ class Scenario:
             raise ValueError(f"scenario {self.name}: {e}") from None
 
 
+class ScenarioNotFound(ValueError):
+    """No file of that name and no preset either."""
+
+
 def presets() -> list[str]:
     return sorted(p.stem for p in PRESETS_DIR.glob("*.toml"))
+
+
+def preset_path(name: str) -> Path:
+    """The TOML file of a preset: the place to copy a scenario of one's own from."""
+    if name not in presets():
+        raise ScenarioNotFound(f"no preset {name!r}; presets: {', '.join(presets())}")
+    return PRESETS_DIR / f"{name}.toml"
 
 
 def load_scenario(name_or_path: str | Path) -> Scenario:
@@ -78,7 +89,7 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     if not path.exists():
         path = PRESETS_DIR / f"{name_or_path}.toml"
         if not path.exists():
-            raise ValueError(f"no scenario file {name_or_path!r} and no preset of that name; "
+            raise ScenarioNotFound(f"no scenario file {name_or_path!r} and no preset of that name; "
                              f"presets: {', '.join(presets())}")
     if not path.is_file():
         raise ValueError(f"{path} is not a file")

@@ -21,7 +21,7 @@ from typing import IO, Any
 
 import msgspec
 from blockviz.brief import brief
-from blockviz.char_tokenizer import CharTokenizer
+from blockviz.char_tokenizer import CharTokenizer, TokenIds
 from blockviz.config import Config
 from blockviz.jsonfile import decode_json
 from blockviz.checks import MAX_SIM_BLOCKS, MAX_TOKEN_ID
@@ -410,6 +410,8 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
     trace.truncated = truncated
     if header.tokenizer == "chars":
         trace.tokenizer = CharTokenizer()
+    elif header.tokenizer == "ids":
+        trace.tokenizer = TokenIds()
     elif pieces:
         trace.tokenizer = PieceTokenizer({int(t): text for t, text in pieces.items()})
     return trace

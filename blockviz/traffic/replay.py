@@ -35,6 +35,7 @@ import numpy as np
 from blockviz import checks
 from blockviz import policies
 from blockviz.hits import HitRate, binned_hit_rates, hit_rate
+from blockviz.char_tokenizer import TokenIds
 from blockviz.sim import Simulator
 from blockviz.traffic.lengths import HASH_BLOCK, output_length, prompt_length
 from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_tokens
@@ -165,6 +166,7 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
     workload = workload_of(trace, pool_tokens, block_size, tokens_per_id, arrivals, max_num_seqs,
                            max_num_batched_tokens)
     engine = workload.simulator(eos=-1, rule=output_rule, record=record, policy=policy)
+    engine.tokenizer = TokenIds()  # the trace's tokens have no text: views show their ids
     queue = max_num_seqs + 1   # the scheduler never looks further down the waiting queue
     finished = 0
     with Player(workload, engine, step_time or TRACE_STEP_TIME) as player:

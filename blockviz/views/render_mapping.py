@@ -3,6 +3,7 @@
 slot = block_table[t // B] * B + t % B. Beside it: the token's row in this step's packed batch and
 its RoPE position (= t), the three indices learners must not confuse.
 """
+import re
 from typing import Callable, Iterable
 
 from blockviz.i18n import t
@@ -22,6 +23,10 @@ ROW = 17
 WINDOW_TOKENS = 64   # tokens shown at most (whole logical blocks, around this step's positions)
 MAX_WIDTH = 800      # logical blocks wrap onto rows: the view fits the pane of a 900 px notebook column
 MIN_COL = 34         # narrower token columns for large blocks, so a block of 16 fits a row
+CELL_PAD = 10        # at least this much space between two columns' numbers (bold ones are wider)
+TOKEN_CHARS = 5      # a token's text is cut to this many columns (the whole of it on hover)
+SPLIT_LINES = 4      # a block wider than a row is split into lines: this many lines shown at most
+NO_TEXT = re.compile(r"<\d+>")  # how a tokenizer writes a token id that has no text (char_tokenizer.py)
 PHYSICAL_W, PHYSICAL_H = 64, 26
 
 
@@ -33,6 +38,23 @@ def packed_offset(snapshot: Snapshot, seq_id: int) -> int:
             return offset
         offset += count
     raise KeyError(seq_id)
+
+
+def window_of(num_logical: int, B: int, start: int, col: int, room: float) -> tuple[int, int, int, int, int]:
+    """What the view shows with token columns `col` wide: logical blocks first..last (exclusive), their
+    offsets first..last (exclusive), in lines of `per_line` offsets. A block wider than a row is split
+    into lines of equal parts; whole blocks while at most SPLIT_LINES lines show them, else the
+    SPLIT_LINES lines of one block around this step's first position."""
+    lines = -(-B // max(1, int(room // col)))
+    per_line = -(-B // lines)
+    if lines <= SPLIT_LINES:
+        window = max(1, WINDOW_TOKENS // B if lines == 1 else SPLIT_LINES // lines)
+        first_block = 0 if num_logical <= window else max(0, min(num_logical - window, start // B))
+        return first_block, min(num_logical, first_block + window), 0, B, per_line
+    block = min(num_logical - 1, start // B)
+    shown = SPLIT_LINES * per_line
+    first_offset = max(0, min(B - shown, (start % B) // per_line * per_line)) if start // B == block else 0
+    return block, block + 1, first_offset, first_offset + shown, per_line
 
 
 def render_mapping(snapshot: Snapshot, seq_id: int, events: Iterable[Event] = (), *, lang: str = "en",
@@ -48,16 +70,25 @@ def render_mapping(snapshot: Snapshot, seq_id: int, events: Iterable[Event] = ()
     row0 = packed_offset(snapshot, seq_id) if count else 0
 
     num_logical = (seq.num_tokens + B - 1) // B
-    window = max(1, WINDOW_TOKENS // B)
-    first_block = 0 if num_logical <= window else max(0, min(num_logical - window, start // B))
-    last_block = min(num_logical, first_block + window)
-
     row_keys = ["map.token", "map.position", "map.logical", "map.offset", "map.physical", "map.slot", "map.row"]
     row_names = [t(k, lang) for k in row_keys]
     left = 10 + max(text_width(name, 11) for name in row_names) + 10
-    col = max(MIN_COL, min(COL, int((max_width - left - 18) // B)))  # a whole block fits a row
-    group_w = B * col + 8
-    per_row = max(1, int((max_width - left - 10) // group_w))
+    room = max_width - left - 18  # for the token columns of one row
+    # columns wide enough for the widest number or token they show (six-digit slots in a large pool):
+    # sized for the numbers first, then once more if a token shown is wider still
+    numbers = max(seq.num_tokens - 1, max(table, default=0) * B + B - 1)
+    col = max(MIN_COL, int(text_width(str(numbers), 11) + CELL_PAD + 0.999), min(COL, int(room // B)))
+    while True:  # a wider column shows fewer tokens: this ends
+        first_block, last_block, first_offset, last_offset, per_line = window_of(num_logical, B, start, col, room)
+        widest = max((text_width(token_cell(visible(decode((seq.token_ids[p],)))), 11)
+                      for logical in range(first_block, last_block)
+                      for p in range(logical * B + first_offset, min(seq.num_tokens, logical * B + last_offset))),
+                     default=0)
+        if widest + CELL_PAD <= col:
+            break
+        col = int(widest + CELL_PAD + 0.999)
+    segments = [(logical, lo, min(lo + per_line, last_offset))
+                for logical in range(first_block, last_block) for lo in range(first_offset, last_offset, per_line)]
     title = t("map.title", lang, label=seq.label, status=t(f"status.{seq.status}", lang), table=list(table), B=B)
     notes = []
     if released:
@@ -66,6 +97,9 @@ def render_mapping(snapshot: Snapshot, seq_id: int, events: Iterable[Event] = ()
         notes.append(t("map.computed", lang, first=start, last=start + count - 1, row=row0))
     if first_block > 0 or last_block < num_logical:
         notes.append(t("map.window", lang, first=first_block, last=last_block - 1, total=num_logical))
+    if (first_offset, last_offset) != (0, B):
+        notes.append(t("map.window_offsets", lang, first=first_block * B + first_offset,
+                       last=first_block * B + last_offset - 1, logical=first_block, B=B))
     columns = int((max_width - 20) / (CHAR_WIDTH * 12))
     parts = [f"<g><title>{esc(title)}</title>" + text(10, 16, clip(title, columns), 12, bold=True) + "</g>"]
     for k, note in enumerate(notes):
@@ -73,43 +107,64 @@ def render_mapping(snapshot: Snapshot, seq_id: int, events: Iterable[Event] = ()
     top = 32 + len(notes) * 14 + 8
     table_h = 20 + len(row_keys) * ROW + 4
     band_h = table_h + 46 + PHYSICAL_H + 18  # a row of logical blocks, the arrows, its physical blocks
-    rows = [range(b, min(b + per_row, last_block)) for b in range(first_block, last_block, per_row)]
-    for r, logicals in enumerate(rows):
-        parts += mapping_row(snapshot, seq, table, logicals, top + r * band_h, left, col, row_names, decode,
+    rows: list[list[tuple[int, int, int]]] = [[]]
+    for segment in segments:  # as many segments a row as fit
+        used = sum((hi - lo) * col + 8 for _, lo, hi in rows[-1])
+        if rows[-1] and used + (segment[2] - segment[1]) * col + 8 > max_width - left - 10:
+            rows.append([])
+        rows[-1].append(segment)
+    for r, row in enumerate(rows):
+        parts += mapping_row(snapshot, seq, table, row, top + r * band_h, left, col, row_names, decode,
                              (start, count, computed_end, row0), lang)
     bottom = top + len(rows) * band_h
-    legend = t("map.legend", lang)
-    parts.append(text(10, bottom + 4, clip(legend, int(columns * 12 / 11)), 11, cls="bv-muted"))
-    width = min(max_width, max(left + min(per_row, last_block - first_block) * group_w, text_width(title, 12) + 20,
-                               text_width(legend, 11) + 20, *(text_width(n, 11) + 20 for n in notes)))
+    legend = [t("map.legend", lang)]
+    if any(NO_TEXT.fullmatch(decode((seq.token_ids[p],))) for logical, lo, hi in segments
+           for p in range(logical * B + lo, min(seq.num_tokens, logical * B + hi))):
+        legend.append(t("map.legend.ids", lang))  # a line of its own: say what <618> is
+    for k, line in enumerate(legend):
+        parts.append(text(10, bottom + 4 + k * 14, clip(line, int(columns * 12 / 11)), 11, cls="bv-muted"))
+    widest_row = max(sum((hi - lo) * col + 8 for _, lo, hi in row) for row in rows)
+    width = min(max_width, max(left + widest_row, text_width(title, 12) + 20,
+                               *(text_width(line, 11) + 20 for line in legend + notes)))
+    bottom += 14 * (len(legend) - 1)
     return svg_document(width, bottom + 14, "".join(parts), view="mapping", step=snapshot.step, label=title,
                         attrs=f' data-seq-id="{seq_id}"')
 
 
-def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range, top: float, left: float, col: float,
-                row_names: list[str], decode: Decode, now_span: tuple[int, int, int, int], lang: str) -> list[str]:
+def token_cell(token: str) -> str:
+    """A token's text cut to TOKEN_CHARS columns; a token id with no text (<618>) whole, so it reads as an id."""
+    return token if NO_TEXT.fullmatch(token) else clip(token, TOKEN_CHARS)
+
+
+def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], segments: list[tuple[int, int, int]], top: float,
+                left: float, col: float, row_names: list[str], decode: Decode, now_span: tuple[int, int, int, int],
+                lang: str) -> list[str]:
     """One row of logical blocks (their tokens in columns, one line per index) above the physical
-    blocks they map to, with an arrow from each logical block to its physical one."""
+    blocks they map to, with an arrow from each logical block to its physical one. A segment is
+    (logical block, first offset, end offset): a whole block, or a line of one too wide for a row."""
     B = snapshot.block_size
     start, count, computed_end, row0 = now_span
     parts = [text(10, top + 20 + r * ROW + 12, name, 11, cls="bv-muted") for r, name in enumerate(row_names)]
     table_h = 20 + len(row_names) * ROW + 4
     physical_y = top + table_h + 46
-    centres = {}  # logical block -> x centre of its column group, for the arrows
-    for k, logical in enumerate(logicals):
-        x0 = left + k * (B * col + 8)
+    centres = []  # (logical block, x centre of its column group), for the arrows
+    x0 = left
+    for logical, lo, hi in segments:
         has_block = logical < len(table)
         header = f"L{logical} → #{table[logical]}" if has_block else f"L{logical} → {t('map.none', lang)}"
-        parts.append(f'<rect x="{x0}" y="{top}" width="{B * col}" height="{table_h}" rx="3" fill="none" '
+        if (lo, hi) != (0, B):
+            header += " · " + t("map.offsets", lang, first=lo, last=hi - 1)
+        group_w = (hi - lo) * col
+        parts.append(f'<rect x="{x0}" y="{top}" width="{group_w}" height="{table_h}" rx="3" fill="none" '
                      f'class="bv-line"/>')
-        parts.append(text(x0 + B * col / 2, top + 14, header, 11, anchor="middle", bold=True))
-        centres[logical] = x0 + B * col / 2
-        for p in range(logical * B, min(seq.num_tokens, (logical + 1) * B)):
-            x = x0 + (p % B) * col
+        parts.append(text(x0 + group_w / 2, top + 14, header, 11, anchor="middle", bold=True))
+        centres.append((logical, x0 + group_w / 2))
+        for p in range(logical * B + lo, min(seq.num_tokens, logical * B + hi)):
+            x = x0 + (p % B - lo) * col
             now = start <= p < start + count
             slot = slot_of(table, B, p) if has_block else None
             token = visible(decode((seq.token_ids[p],)))
-            cells = [clip(token, 5), str(p), str(p // B), str(p % B), str(table[logical]) if has_block else "—",
+            cells = [token_cell(token), str(p), str(p // B), str(p % B), str(table[logical]) if has_block else "—",
                      "—" if slot is None else str(slot), str(row0 + p - start) if now else "·"]
             label = t("map.token_label", lang, t=p, token=token, logical=p // B, offset=p % B,
                       physical=cells[4], slot=cells[5], row=cells[6])
@@ -126,7 +181,8 @@ def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range
                 parts.append(text(x + col / 2, top + 20 + r * ROW + 12, cell, 11, cls=cls, anchor="middle",
                                   bold=(r == 5 and now)))
             parts.append("</g>")
-    shown = sorted({table[b] for b in logicals if b < len(table)})
+        x0 += group_w + 8
+    shown = sorted({table[b] for b, _, _ in segments if b < len(table)})
     x_of = {}
     for k, block_id in enumerate(shown):
         x = left + k * (PHYSICAL_W + 8)
@@ -139,7 +195,7 @@ def mapping_row(snapshot: Snapshot, seq, table: tuple[int, ...], logicals: range
                      + text(x + PHYSICAL_W - 6, physical_y + 19, style.glyph, GLYPH, anchor="end", fill=style.text)
                      + "</g>")
     parts.append(text(10, physical_y + 18, t("map.pool", lang), 11, cls="bv-muted"))
-    for logical, cx in centres.items():
+    for logical, cx in centres:
         if logical < len(table):
             px = x_of[table[logical]]
             parts.append(f'<line x1="{cx}" y1="{top + table_h}" x2="{px}" y2="{physical_y - 6}" class="bv-line" '

@@ -3,8 +3,8 @@ live-model one in English) and runs every cell with no error; its views are draw
 then check" question shows nothing of its answer until asked, rejects a wrong answer, shows the
 engine's answer under Show solution and accepts it (in Chinese written with full-width commas, as a
 Chinese keyboard types it); a practice exercise rejects a wrong answer and accepts the one the engine
-computes here. Saves
-out/browser/lesson-{lang}-{lesson}.png.
+computes here; the self-assessment's Save button shows all its words. Saves
+out/browser/lesson-{lang}-{lesson}.png and lesson-{lang}-{lesson}-save.png.
 
 Run alone: .venv/bin/python -m pytest tests/browser/test_lesson.py
 """
@@ -77,4 +77,10 @@ def test_a_lesson_runs_and_checks_answers_in_jupyterlab(chromium, lesson):
         answer(practice, practice_exercise.answer_text(lang), check, "true")
         practice.scroll_into_view_if_needed()
         practice.screenshot(path=str(screenshot))
+
+        # the self-assessment's Save button shows all its words (a Button's default 148 px cut them off)
+        save = page.locator(".jupyter-button", has_text=t("lesson.save", lang)).first
+        save.scroll_into_view_if_needed()
+        save.locator("xpath=..").screenshot(path=str(OUT / f"lesson-{lang}-{name}-save.png"))
+        assert save.evaluate("b => b.scrollWidth <= b.clientWidth"), save.evaluate("b => [b.scrollWidth, b.clientWidth]")
     assert screenshot.stat().st_size > 5_000

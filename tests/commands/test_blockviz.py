@@ -48,3 +48,25 @@ def test_simulate_trace_to_an_unwritable_place_is_a_clear_error(capsys, tmp_path
     assert main(["simulate", "seed004", "--trace", str(tmp_path / "no" / "such" / "dir" / "t.json")]) == 2
     err = capsys.readouterr().err
     assert "cannot write the trace" in err and "Traceback" not in err
+
+
+def test_simulate_missing_file_says_how_to_start_one_from_a_preset(capsys, tmp_path):
+    assert main(["simulate", str(tmp_path / "my.toml")]) == 2
+    err = capsys.readouterr().err
+    assert "no scenario file" in err and "blockviz simulate --print seed004 > my.toml" in err
+
+
+def test_simulate_print_writes_a_preset_that_loads_as_it_is(capsys, tmp_path):
+    assert main(["simulate", "--print", "preempt_rehit"]) == 0
+    copy = tmp_path / "mine.toml"
+    copy.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["simulate", str(copy)]) == 0
+    assert main(["simulate", "--print", "nope"]) == 2 and "no preset 'nope'" in capsys.readouterr().err
+
+
+def test_simulate_trace_is_json_lines_and_a_json_name_gets_a_note(capsys, tmp_path):
+    assert main(["simulate", "seed004", "--trace", str(tmp_path / "t.json")]) == 0
+    captured = capsys.readouterr()
+    assert "JSON Lines" in captured.out and ".jsonl" in captured.err
+    assert main(["simulate", "seed004", "--trace", str(tmp_path / "t.jsonl")]) == 0
+    assert ".jsonl" not in capsys.readouterr().err

@@ -168,6 +168,13 @@ def test_without_a_teacher_prompts_wait(server):
     assert post_prompt(server, "hello")[0] == 503
 
 
+def test_a_page_opened_before_the_teacher_starts_hears_nothing_yet(server):
+    """No picture was ever sent: no "not connected" event over an empty page; the page's own text
+    says what it waits for (tests/demo/js: the teacher opening the lab and pressing Generate)."""
+    assert server.hub.full is None and server.hub.publisher is None
+    assert server.hub.backlog() == []
+
+
 def test_viewers_hear_when_the_teacher_leaves(server):
     link = ClassLink(server.publish_url, "secret-key")
     assert link.connected.wait(10)

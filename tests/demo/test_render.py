@@ -1,6 +1,7 @@
 """The header, status line, totals and requests table: pure HTML, every user text escaped, the
 status line's fields in fixed places."""
 import re
+from pathlib import Path
 
 from blockviz import Simulator
 from blockviz.demo.hits import HitLedger
@@ -57,3 +58,34 @@ def test_the_table_shows_the_running_the_first_waiting_and_the_newest_finished()
     newest = sorted((seq.seq_id for seq in snapshot.seqs.values() if seq.status == "finished"), reverse=True)
     assert finished == newest[:MAX_FINISHED_ROWS]
     assert table.index("more waiting") < table.index('data-status="finished"') < table.index("earlier finished")
+
+
+def test_a_finished_request_says_its_blocks_were_freed_and_each_number_is_named():
+    """On a phone the header row is hidden: each number carries its column's name (class.css shows it
+    there); a finished request's empty block table says why it is empty."""
+    from blockviz.i18n import t
+    sim = Simulator(num_blocks=16, block_size=4)
+    sim.add("hello there", max_tokens=3)
+    sim.add("again", max_tokens=2)
+    sim.step()
+    sim.run()
+    for lang in ("en", "zh"):
+        table = requests_table_html(sim.snapshot(), sim.labels, (), HitLedger(4), Texts(sim.decode), (), lang)
+        finished = re.findall(r'<tr data-status="finished".*?</tr>', table)
+        assert len(finished) == 2
+        for row in finished:
+            assert f'<td class="bv-bt"><span class="bv-col">{t("demo.col.blocks", lang)}: </span>' \
+                   f'{t("demo.bt.freed", lang)}</td>' in row
+            assert f'<span class="bv-col">{t("demo.col.tokens", lang)}: </span>' in row
+            assert f'<span class="bv-col">{t("demo.col.hit", lang)}: </span>' in row
+    css = (Path(__file__).resolve().parents[2] / "blockviz" / "demo" / "static" / "class.css").read_text()
+    phone = css[css.index("@media (max-width: 700px)"):]
+    assert ".bv-col { display: none; }" in css[:css.index("@media (max-width")] and ".bv-col { display: inline;" in phone
+
+
+def test_the_class_page_waits_for_the_teacher_to_press_generate():
+    from blockviz.demo.classroom import page_html
+    from blockviz.i18n import t
+    for lang in ("en", "zh"):
+        assert t("demo.generate", lang) in t("class.waiting", lang)
+        assert t("class.waiting", lang) in page_html(lang)

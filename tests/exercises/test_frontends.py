@@ -1,4 +1,7 @@
 """The front ends over the one checker: CLI, teacher's sheet, notebook widget, practice sets, strings."""
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from blockviz import exercises
@@ -46,9 +49,9 @@ def test_cli_solution_and_end_of_input():
 
 
 def test_cli_practice_set_runs_in_order():
-    first, second = set_exercises("lesson25")
-    code, out = run(["--set", "lesson25"], [first.answer_text(), second.answer_text()])
-    assert code == 0 and out.count("✓ Correct.") == 2
+    practice = set_exercises("lesson0")
+    code, out = run(["--set", "lesson0"], [ex.answer_text() for ex in practice])
+    assert code == 0 and out.count("✓ Correct.") == len(practice) == 5
 
 
 def test_cli_list_and_errors(capsys):
@@ -83,6 +86,19 @@ def test_blockviz_cli_entry():
     assert blockviz_main(["exercise", "--list"]) == 0
 
 
+def test_the_list_imports_only_what_it_prints():
+    """`blockviz exercise --list` names kinds and sets: no widgets, no notebooks, no lessons package
+    (jupytext and ipywidgets took seconds of a 5 s list)."""
+    code = ("import sys, io, contextlib\nfrom blockviz.commands import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out:\n    main(['exercise', '--list'])\n"
+            "assert '--set lesson0' in out.getvalue()\n"
+            "print(sorted(m for m in ('ipywidgets', 'IPython', 'jupytext', 'blockviz.lessons.lesson', 'blockviz.views.render_text') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "[]"
+
+
 def test_widget_is_thin_over_check():
     ex = exercises.make("slot_mapping", block_size=4, block_table=[5, 2, 7], positions=[3, 4, 5, 6], lang="zh")
     w = ex.widget()
@@ -108,16 +124,13 @@ def test_practice_sets_are_in_sync_with_the_files():
 def test_practice_sets_cover_every_kind_and_seed004():
     kinds = {item.kind for s in SETS.values() for item in s.items}
     assert kinds == set(exercises.kinds())
-    lesson25 = set_exercises("lesson25")
-    assert [ex.answer() for ex in lesson25] == [[23, 8, 9, 10], [2, 2, 1]]
+    # the course source's own exercise (seed 004) opens lesson 1's and lesson 2's sets
+    assert [set_exercises(name)[0].answer() for name in ("lesson1", "lesson2")] == [[23, 8, 9, 10], [2, 2, 1]]
 
 
 def test_a_practice_set_takes_its_lesson_title_from_the_catalog():
-    for name, practice in SETS.items():
-        if practice.lesson is None:  # a set of no lesson (seed 004's page) has its own title
-            assert f"ex.set.{name}.title" in STRINGS
-            continue
-        number = practice.lesson.split("_")[0].lstrip("0")  # "3", or "10b" for a lesson's second part
+    for name, practice in SETS.items():  # every set is named after the lesson it practises
+        number = practice.lesson.split("_")[0].lstrip("0") or "0"  # "3", or "10b" for a lesson's second part
         assert practice.lesson in LESSONS and name == f"lesson{number}", name
         assert f"ex.set.{name}.title" not in STRINGS, f"{name}: the lesson's title is the catalog's"
         for lang in ("en", "zh"):
@@ -134,7 +147,7 @@ def test_every_kind_and_set_has_its_strings():
     for kind in exercises.kinds():
         keys |= {f"{kind}.title", f"{kind}.task"} | ({f"{kind}.hint"} if kind != "slot" else set())
     for name, practice in SETS.items():
-        keys |= {f"ex.set.{name}.intro"} | ({f"ex.set.{name}.title"} if practice.lesson is None else set())
+        keys.add(f"ex.set.{name}.intro")
     assert sorted(keys - set(STRINGS)) == []
 
 
@@ -146,3 +159,16 @@ def test_the_widget_does_not_import_core_back():
     tree = ast.parse(Path(widget.__file__).read_text(encoding="utf-8"))
     imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
     assert imports and all(getattr(node, "module", "") != "blockviz.exercises.core" for node in imports)
+
+
+def test_every_set_command_in_the_docs_and_lessons_runs_as_written():
+    """`blockviz exercise --set NAME ...` wherever a learner reads it: the set exists and the command runs."""
+    import re
+    import shlex
+    texts = [*sorted((ROOT / "lesson").glob("*.md")), ROOT / "README.md", ROOT / "exercises" / "README.md",
+             *sorted((ROOT / "docs").glob("*.md"))]
+    commands = {m for path in texts for m in re.findall(r"blockviz exercise --set [^`\n#]*", path.read_text(encoding="utf-8"))}
+    assert "blockviz exercise --set lesson0" in {c.strip() for c in commands}
+    for command in sorted(commands):
+        code, out = run(shlex.split(command)[2:])  # no answers: the first exercise, then the end of input
+        assert code == 0 and "**" in out, command

@@ -84,7 +84,9 @@ export function classPage({ document, EventSource, fetch, now = () => Date.now()
       pool = showFull(pane, { version: message.version, svg: message.pool });
       shown(message, arrived, started);
     });
-    source.addEventListener("offline", () => { $("bv-offline").hidden = false; });  // the teacher's kernel left
+    // the teacher's kernel left: say so over the last picture it sent; before any picture the page
+    // keeps saying what it waits for (the teacher opening the lab and pressing Generate)
+    source.addEventListener("offline", () => { $("bv-offline").hidden = pool === null; });
     source.addEventListener("patch", (e) => {
       const arrived = now(), started = performance.now();
       const message = JSON.parse(e.data);

@@ -14,6 +14,22 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.set.index.intro": {
         "en": "One set per lesson. Every answer is computed by blockviz's engine when you check it.",
         "zh": "每课一套练习。每个答案都在核对时由 blockviz 的引擎计算。"},
+    "ex.set.lesson0.focus": {"en": "blocks taken, the empty tail, the bytes", "zh": "占用的块、空着的尾部、字节数"},
+    "ex.set.lesson0.intro": {
+        "en": "The whole game in numbers: how many blocks a prefill takes and a request holds at its longest, the "
+              "slots its last block leaves empty (paging's only waste), and what a block costs at a real model's size.",
+        "zh": "用数字看整场比赛：一次预填充占几块、一个请求最长时占几块、最后一块空着的槽位（分页唯一的浪费），"
+              "以及按真实模型的规模一块要多少字节。"},
+    "ex.set.note.start_blocks": {
+        "en": "Lesson 0's first question again: a prompt into an empty pool takes ⌈tokens / B⌉ blocks.",
+        "zh": "第 0 课的第一道题：一个提示进入空池，占 ⌈token 数 / B⌉ 块。"},
+    "ex.set.note.start_waste": {
+        "en": "A contiguous reservation wastes everything past what a request uses; a block wastes only the empty "
+              "tail of each request's last block.",
+        "zh": "连续预留浪费请求用不到的全部空间；分块只浪费每个请求最后一块里空着的尾部。"},
+    "ex.set.note.start_scale": {
+        "en": "Lesson 0's real scale: Qwen3-0.6B's K and V, every layer, for one token; then a KV budget in blocks.",
+        "zh": "第 0 课的真实规模：Qwen3-0.6B 一个 token 在所有层的 K 和 V；再把 KV 预算换算成块数。"},
     "ex.set.lesson1.intro": {
         "en": "slot = block_table[⌊t / B⌋] × B + t mod B, one token at a time and for the positions of one step.",
         "zh": "slot = block_table[⌊t / B⌋] × B + t mod B，先算单个 token，再算一步里的一段位置。"},
@@ -70,24 +86,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "One exercise of every kind from lessons 1 to 7, shuffled so that no two neighbours come from the same "
               "lesson: each time, first work out which idea the question needs.",
         "zh": "第 1 到第 7 课每种练习各一道，顺序打乱，相邻两道不来自同一课：每次先想清楚这道题要用哪个概念。"},
-    "ex.set.lesson25.title": {"en": "Lesson 25 (seed 004) · The page's own exercise",
-                              "zh": "第 25 课（种子 004）· 本页自带的数值练习"},
-    "ex.set.lesson25.intro": {
-        "en": "B = 4, request A holds tokens 0..9 with block_table [5, 2, 7]. Write the slot_mapping of positions "
-              "3..6 and explain why it is not contiguous; then write the ref_count changes when B hits A's first "
-              "two full blocks. Both states are built by the engine: the pool's free queue is arranged as "
-              "[5, 2, 7, 0, 1, 3, 4, 6] (Simulator(free_order=...)), so A's three blocks are 5, 2 and 7.",
-        "zh": "块大小 4，A 有 token 0…9，block_table = [5, 2, 7]。写出位置 3…6 的 slot_mapping 并解释为什么不连续；"
-              "再写出 B 命中 A 前两个完整块时 ref_count 的变化。两个状态都由引擎构造：空闲队列排成 "
-              "[5, 2, 7, 0, 1, 3, 4, 6]（Simulator(free_order=...)），所以 A 的三个块正是 5、2、7。"},
     "ex.set.note.seed004_slots": {
-        "en": "Seed 004's exercise (B = 4, A holds tokens 0..9, block_table [5, 2, 7]). After checking, explain "
+        "en": "Lesson 1's worked example (B = 4, A holds tokens 0..9, block_table [5, 2, 7]). After checking, explain "
               "why the slot_mapping is not contiguous.",
-        "zh": "种子 004 的练习（B = 4，A 有 token 0…9，block_table = [5, 2, 7]）。核对后，解释 slot_mapping 为什么不连续。"},
+        "zh": "第 1 课的例题（B = 4，A 有 token 0…9，block_table = [5, 2, 7]）。核对后，解释 slot_mapping 为什么不连续。"},
     "ex.set.note.seed004_refs": {
-        "en": "Seed 004's second part: B repeats A's first 8 tokens, so it can hit A's first two full blocks. "
+        "en": "The same example, continued: B repeats A's first 8 tokens, so it can hit A's first two full blocks. "
               "Write each block's ref_count after B's admission; then say how each one changed.",
-        "zh": "种子 004 的第二部分：B 重复了 A 的前 8 个 token，可以命中 A 的前两个完整块。写出 B 入场后各块的 "
+        "zh": "同一个例题的后半部分：B 重复了 A 的前 8 个 token，可以命中 A 的前两个完整块。写出 B 入场后各块的 "
               "ref_count，再说出每块是怎么变化的。"},
     "ex.set.note.states": {
         "en": "Use only the raw columns: free queue position, ref_count, hash, and where hash_to_block_id points.",

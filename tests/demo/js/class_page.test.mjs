@@ -94,6 +94,18 @@ test("a page says when the teacher's engine has gone, until it is back", () => {
   assert.equal(document.getElementById("bv-offline").hidden, true);
 });
 
+test("before the teacher's first picture the page says what it waits for, never 'not connected'", () => {
+  const { document, source } = open();
+  const waiting = document.getElementById("bv-status").textContent;
+  assert.match(waiting, /▶/);  // the teacher presses ▶ Generate (in the page's language)
+  source().listeners.offline({ data: "{}" });  // a kernel that connected and left before drawing anything
+  assert.equal(document.getElementById("bv-offline").hidden, true);
+  assert.equal(document.getElementById("bv-status").textContent, waiting);
+  source().send(fixture.messages[0].message);
+  source().listeners.offline({ data: "{}" });
+  assert.equal(document.getElementById("bv-offline").hidden, false);  // now there is a last picture to speak of
+});
+
 test("every press of the theme button changes the page, the first from the system's theme", () => {
   for (const [system, expected] of [[false, ["dark", "light", "dark"]], [true, ["light", "dark", "light"]]]) {
     const { document } = open(undefined, () => system);
