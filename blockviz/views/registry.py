@@ -2,7 +2,7 @@
 show(), render_view and the exports read this table, so a new view is one row here (and its
 renderer and widget).
 
-A widget is named "module.Class" under blockviz.views and imported only when shown: the widgets
+A widget is named "module:Class" under blockviz.views and imported only when shown: the widgets
 bring ipywidgets, which renderers and exports do without, and the traffic view brings
 blockviz.traffic, which showing an engine does without."""
 from dataclasses import dataclass
@@ -12,24 +12,24 @@ from importlib import import_module
 @dataclass(frozen=True)
 class View:
     name: str
-    widget: str                 # "module.Class" under blockviz.views
+    widget: str                 # "module:Class" under blockviz.views
     picture: str | None = None  # "svg": render_view draws it at any step; "figure": a matplotlib figure; None: none
 
 
 # of any engine timeline: a Simulator, an LLM session, a loaded trace, a traffic replay's recording
 ENGINE_VIEWS = (
-    View("dashboard", "dashboard.Dashboard"),
-    View("pool", "widgets.PoolView", "svg"),
-    View("mapping", "widgets.MappingView", "svg"),
-    View("chain", "widgets.ChainView", "svg"),
-    View("kv", "widgets.KVView", "svg"),
-    View("events", "widgets.EventLog", "svg"),
-    View("metrics", "widgets.MetricsView", "figure"),
-    View("player", "player.Player"),
+    View("dashboard", "dashboard:Dashboard"),
+    View("pool", "widgets:PoolView", "svg"),
+    View("mapping", "widgets:MappingView", "svg"),
+    View("chain", "widgets:ChainView", "svg"),
+    View("kv", "widgets:KVView", "svg"),
+    View("events", "widgets:EventLog", "svg"),
+    View("metrics", "widgets:MetricsView", "figure"),
+    View("player", "player:Player"),
 )
-TRAFFIC_VIEWS = (View("traffic", "traffic_view.TrafficView"),)    # of a blockviz.traffic replay
-WATCH_VIEWS = (View("dashboard", "vllm_widget.WatchView"),   # of a blockviz.vllm watch
-               View("forest", "vllm_widget.WatchView"))
+TRAFFIC_VIEWS = (View("traffic", "traffic_view:TrafficView"),)    # of a blockviz.traffic replay
+WATCH_VIEWS = (View("dashboard", "vllm_widget:WatchView"),   # of a blockviz.vllm watch
+               View("forest", "vllm_widget:WatchView"))
 
 VIEWS = tuple(v.name for v in ENGINE_VIEWS)
 SVG_VIEWS = tuple(v.name for v in ENGINE_VIEWS if v.picture == "svg")
@@ -41,5 +41,5 @@ def widget(views: tuple[View, ...], name: str) -> type | None:
     found = next((v for v in views if v.name == name), None)
     if found is None:
         return None
-    module, _, cls = found.widget.rpartition(".")
+    module, _, cls = found.widget.partition(":")
     return getattr(import_module(f"blockviz.views.{module}"), cls)

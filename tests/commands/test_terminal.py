@@ -11,6 +11,8 @@ ELSEWHERE = {
                                "printed by the server it starts and stops",
     "blockviz/vllm/guard.py": "a program of its own, run as a file in front of vLLM: its one warning",
     "blockviz/exercises/sets.py": "its __main__ writes the practice-set pages and names each (a maintainer's step)",
+    "blockviz/radix/radix_cache.py": "SGLang's file kept line for line (tests/radix/test_upstream_text.py): its "
+                                     "pretty_print and __main__ demo are upstream's debugging aids",
 }
 
 
