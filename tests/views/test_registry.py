@@ -10,7 +10,7 @@ from blockviz.views.export import export_svg
                          ids=lambda v: v.name)
 def test_every_row_names_a_widget_class(view):
     widget = registry.widget((view,), view.name)
-    assert isinstance(widget, type) and widget.__name__ == view.widget.rpartition(".")[2]
+    assert isinstance(widget, type) and widget.__name__ == view.widget.partition(":")[2]
 
 
 def test_a_name_outside_a_table_has_no_widget():
