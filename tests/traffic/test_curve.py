@@ -1,0 +1,124 @@
+"""The one-pass curve against a brute-force LRU cache of prompt blocks, written apart: real token
+contents (tokens.prompt_tokens), a prefix's tokens as the key, an OrderedDict as the LRU."""
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from blockviz import traffic
+from blockviz.traffic import curve
+from blockviz.traffic.lengths import HASH_BLOCK, output_length
+from blockviz.traffic.tokens import prompt_tokens
+from blockviz.traffic.trace import Trace
+
+
+def brute_force(trace: Trace, blocks: int, block_size: int, tokens_per_id: int, generated: bool = True):
+    """Per request, the prompt tokens an LRU cache of `blocks` blocks serves, a request at a time:
+    look up blocks 0 .. ceil(p / B) - 2 until the first miss, then use every block the request
+    held, from the last to the first (blocks holding generated tokens are blocks of their own)."""
+    lru: OrderedDict = OrderedDict()
+    served, own = [], 0
+    for i in range(len(trace)):
+        tokens = prompt_tokens(trace.ids(i), int(trace.input_lengths[i]), tokens_per_id)
+        p = len(tokens)
+        o = output_length(int(trace.output_lengths[i]), tokens_per_id)
+        keys = [tuple(tokens[:(j + 1) * block_size]) for j in range(p // block_size)]
+        hits = 0
+        while hits < -(-p // block_size) - 1 and keys[hits] in lru:
+            hits += 1
+        served.append(hits * block_size)
+        held = -(-(p + o) // block_size) if generated else len(keys)
+        used = []
+        for _ in range(held - len(keys)):
+            own += 1
+            used.append(("generated", own))
+        for key in used + keys[::-1]:
+            lru[key] = None
+            lru.move_to_end(key)
+            while len(lru) > blocks:
+                lru.popitem(last=False)
+    return np.array(served)
+
+
+@st.composite
+def traces(draw):
+    """Prompts walking a small random tree of ids (ids name prefixes), lengths of any remainder."""
+    children: dict = {}
+    next_id = [0]
+    rows = []
+    for _ in range(draw(st.integers(1, 12))):
+        ids, parent = [], None
+        for _ in range(draw(st.integers(1, 5))):
+            known = children.setdefault(parent, [])
+            if known and draw(st.booleans()):
+                h = draw(st.sampled_from(known))
+            else:
+                h = next_id[0] = next_id[0] + draw(st.integers(1, 3))
+                known.append(h)
+            ids.append(h)
+            parent = h
+        length = HASH_BLOCK * (len(ids) - 1) + draw(st.integers(1, HASH_BLOCK))
+        rows.append((length, draw(st.integers(1, 700)), ids))
+    offsets = np.cumsum([0] + [len(r[2]) for r in rows])
+    return Trace("random", np.arange(len(rows), dtype=np.float64) * 10, np.array([r[0] for r in rows]),
+                 np.array([r[1] for r in rows]), offsets, np.array([h for r in rows for h in r[2]], dtype=np.int64))
+
+
+@settings(max_examples=60, deadline=None)
+@given(traces(), st.sampled_from([(4, 8), (8, 8), (6, 8), (16, 32), (512, 512)]), st.booleans(),
+       st.lists(st.integers(0, 120), min_size=1, max_size=4))
+def test_the_curve_is_an_lru_cache_at_every_size(trace, sizes, generated, pools):
+    block_size, tokens_per_id = sizes
+    c = curve(trace, block_size, tokens_per_id, generated=generated)
+    for blocks in pools:
+        expected = brute_force(trace, blocks, block_size, tokens_per_id, generated)
+        pool = int(c.pool_tokens(blocks))
+        assert c.blocks(pool) == blocks
+        assert c.cached_tokens(pool).tolist() == expected.tolist()
+        assert c.hit_rate(pool) == pytest.approx(expected.sum() / c.total_prompt_tokens)
+    pools_at, rates = c.points()
+    assert np.all(np.diff(pools_at) > 0) and np.all(np.diff(rates) > 0)
+    for pool, rate in zip(pools_at.tolist(), rates.tolist()):
+        assert c.hit_rate(pool) == pytest.approx(rate) and c.pool_for(rate) == pool
+        assert c.hit_rate(pool - 1) < rate
+    assert c.max_hit_rate == pytest.approx(rates[-1] if len(rates) else 0)
+    assert c.pool_for(min(1.0, c.max_hit_rate + 1e-9)) is None or c.max_hit_rate == 1
+
+
+def test_the_shipped_traces_at_five_sizes_against_brute_force():
+    trace = traffic.load("conversation").head(300)
+    c = curve(trace, 512, 512)
+    for blocks in (1, 50, 500, 3000, 100_000):
+        expected = brute_force(trace, blocks, 512, 512)
+        assert c.cached_tokens(blocks * 512).tolist() == expected.tolist()
+
+
+def test_the_bound_is_the_trace_bound_less_what_the_engine_never_probes():
+    trace = traffic.load("synthetic")
+    c = curve(trace)
+    assert 0 < c.max_hit_rate <= trace.theoretical_hit_rate()
+    assert c.max_hit_rate == pytest.approx(trace.theoretical_hit_rate(), abs=0.002)
+    assert c.hit_rate(0) == 0 and c.pool_for(0) == 0 and c.pool_for(1.0) is None
+
+
+def test_a_scaled_pool_is_counted_in_real_tokens():
+    trace = traffic.load("conversation").head(200)
+    real, scaled = curve(trace, 512, 512), curve(trace, 32, 32)
+    assert scaled.blocks(10**6) == real.blocks(10**6) == 10**6 // 512
+    assert scaled.max_hit_rate == pytest.approx(real.max_hit_rate, abs=0.01)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"block_size": 0}, "block_size"), ({"tokens_per_id": 0}, "tokens_per_id"),
+    ({"tokens_per_id": 513}, "tokens_per_id"), ({"generated": 1}, "generated")])
+def test_bad_arguments_are_named(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        curve(traffic.load("synthetic").head(3), **kwargs)
+
+
+def test_the_module_docstring_runs():
+    import doctest
+    import importlib
+    module = importlib.import_module("blockviz.traffic.curve")   # the attribute is the function
+    assert doctest.testmod(module).failed == 0
