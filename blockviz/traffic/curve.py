@@ -41,6 +41,14 @@ The model (what is counted), a request at a time in trace order:
   of P real tokens is `P * tokens_per_id // (512 * block_size)` blocks.
 - A pool smaller than a request is counted like any other (the engine would refuse the request).
 
+Two tiers (Curve.tiers): a GPU pool and a CPU pool. vLLM's CPU offloading (the OffloadingConnector,
+vllm/distributed/kv_transfer/kv_connector/v1/offloading/scheduler.py, `_get_reqs_to_store`, with
+vllm/v1/kv_offload/lru_manager.py) stores every newly full block of every scheduled request to the
+CPU pool and touches the request's blocks there, and a request's lookup continues its GPU prefix
+hit in the CPU pool (`get_num_new_matched_tokens`), loading the hits back. The CPU pool is then an
+LRU cache over the same uses: it holds the most recent cpu_tokens worth of blocks, a superset of
+the GPU's when larger. A victim cache (write_through=False) keeps only what the GPU evicts.
+
 So the curve is the replay's hit rate without concurrency: what the faithful replay
 (blockviz.traffic.replay) adds is pinning by running requests, preemption, and the duplicate left
 behind when the never-probed last block of a block-aligned prompt is computed again (the engine
@@ -147,18 +155,26 @@ class Curve:
             return None
         return int(self.pool_tokens(self.hit_blocks[need - 1]))
 
-    def tiers(self, gpu_tokens: float, cpu_tokens: float, bytes_per_token: int | None = None) -> Tiers:
-        """A GPU pool of gpu_tokens and a CPU pool of cpu_tokens (real tokens) holding what the GPU
-        evicts (LRU), a CPU hit loaded back: the GPU serves a block that hits at gpu_tokens; the
-        CPU one that hits at gpu_tokens + cpu_tokens but not at gpu_tokens (the two pools are one
-        LRU order, the GPU its most recent part; see blockviz.traffic.tiers for vLLM's)."""
+    def tiers(self, gpu_tokens: float, cpu_tokens: float, bytes_per_token: int | None = None,
+              write_through: bool = True) -> Tiers:
+        """A GPU pool of gpu_tokens and a CPU pool of cpu_tokens (real tokens), both LRU; a prompt
+        looks up the GPU first, then continues its prefix in the CPU tier, whose hits are loaded
+        back. write_through=True is vLLM's CPU offloading (OffloadingConnector): every block is
+        stored to the CPU as soon as it is computed and the CPU tier's LRU order follows the same
+        uses as the GPU's, so the CPU holds the cpu_tokens most recent blocks and adds hits only
+        where it is larger than the GPU pool. write_through=False: the CPU keeps what the GPU
+        evicts (a victim cache, as SGLang HiCache's write_back policy), so the two are one LRU
+        order of gpu_tokens + cpu_tokens, the GPU its most recent part. See the module docstring."""
         for name, value in (("gpu_tokens", gpu_tokens), ("cpu_tokens", cpu_tokens)):
             if not value >= 0:
                 raise ValueError(f"{name} must be >= 0, got {value!r}")
+        checks.flag("write_through", write_through)
+        gpu_blocks, cpu_blocks = self.blocks(gpu_tokens), self.blocks(cpu_tokens)
+        reach = max(gpu_blocks, cpu_blocks) if write_through else gpu_blocks + cpu_blocks
         gpu = self.cached_blocks(gpu_tokens)
-        both = int(np.searchsorted(self.hit_blocks, self.blocks(gpu_tokens) + self.blocks(cpu_tokens), side="right"))
+        both = int(np.searchsorted(self.hit_blocks, reach, side="right"))
         loaded = (both - gpu) * self.block_size * HASH_BLOCK / self.tokens_per_id   # real tokens
-        seconds = max(self.trace.summary().duration_s, 1e-9)
+        seconds = max(duration_s(self.trace), 1e-9)
         return Tiers(int(gpu_tokens), int(cpu_tokens), gpu * self.block_size / self.total_prompt_tokens,
                      (both - gpu) * self.block_size / self.total_prompt_tokens, loaded / seconds,
                      None if bytes_per_token is None else loaded * bytes_per_token / seconds)
@@ -166,6 +182,11 @@ class Curve:
     def __repr__(self) -> str:
         return (f"<Curve {self.trace.name}: block size {self.block_size}, {self.tokens_per_id} tokens an id, "
                 f"max hit rate {self.max_hit_rate:.1%}>")
+
+
+def duration_s(trace: Trace) -> float:
+    """First arrival to last, seconds (Summary.duration_s without the rest of the summary)."""
+    return float(trace.timestamps_ms[-1] - trace.timestamps_ms[0]) / 1000
 
 
 # --- the one pass ---------------------------------------------------------------------------

@@ -122,3 +122,58 @@ def test_the_module_docstring_runs():
     import importlib
     module = importlib.import_module("blockviz.traffic.curve")   # the attribute is the function
     assert doctest.testmod(module).failed == 0
+
+
+def brute_force_tiers(trace: Trace, gpu: int, cpu: int, block_size: int, tokens_per_id: int, write_through: bool):
+    """(GPU-served, CPU-served) prompt tokens of two LRU pools, looked up GPU first then CPU.
+    write_through: every used block is stored (or touched) in the CPU pool too (vLLM's offloading);
+    else the CPU pool takes what the GPU evicts and gives a hit back to it (a victim cache)."""
+    g: OrderedDict = OrderedDict()
+    c: OrderedDict = OrderedDict()
+    on_gpu = on_cpu = own = 0
+    for i in range(len(trace)):
+        tokens = prompt_tokens(trace.ids(i), int(trace.input_lengths[i]), tokens_per_id)
+        p, o = len(tokens), output_length(int(trace.output_lengths[i]), tokens_per_id)
+        keys = [tuple(tokens[:(j + 1) * block_size]) for j in range(p // block_size)]
+        probes = -(-p // block_size) - 1
+        j = 0
+        while j < probes and keys[j] in g:
+            j += 1
+        on_gpu += j * block_size
+        k = j
+        while k < probes and keys[k] in c:
+            k += 1
+        on_cpu += (k - j) * block_size
+        used = []
+        for _ in range(-(-(p + o) // block_size) - len(keys)):
+            own += 1
+            used.append(("generated", own))
+        for key in used + keys[::-1]:
+            if write_through:
+                for pool, size in ((g, gpu), (c, cpu)):
+                    pool[key] = None
+                    pool.move_to_end(key)
+                    while len(pool) > size:
+                        pool.popitem(last=False)
+            else:
+                c.pop(key, None)
+                g[key] = None
+                g.move_to_end(key)
+                while len(g) > gpu:
+                    victim, _ = g.popitem(last=False)
+                    c[victim] = None
+                    while len(c) > cpu:
+                        c.popitem(last=False)
+    return on_gpu, on_cpu
+
+
+@settings(max_examples=40, deadline=None)
+@given(traces(), st.sampled_from([(4, 8), (8, 8), (16, 32)]), st.integers(0, 60), st.integers(0, 60), st.booleans())
+def test_two_tiers_are_two_lru_pools(trace, sizes, gpu, cpu, write_through):
+    block_size, tokens_per_id = sizes
+    c = curve(trace, block_size, tokens_per_id)
+    on_gpu, on_cpu = brute_force_tiers(trace, gpu, cpu, block_size, tokens_per_id, write_through)
+    t = c.tiers(int(c.pool_tokens(gpu)), int(c.pool_tokens(cpu)), bytes_per_token=10, write_through=write_through)
+    assert t.gpu_hit_rate == pytest.approx(on_gpu / c.total_prompt_tokens)
+    assert t.cpu_hit_rate == pytest.approx(on_cpu / c.total_prompt_tokens)
+    assert t.loaded_bytes_per_s == pytest.approx(10 * t.loaded_tokens_per_s)
