@@ -11,6 +11,7 @@ from typing import Protocol, runtime_checkable
 
 VIEWS = ("dashboard", "pool", "mapping", "chain", "kv", "events", "metrics", "player")  # of any engine timeline
 TRAFFIC = "traffic"  # of a blockviz.traffic replay only
+CAPACITY = "capacity"  # of a blockviz.traffic curve only
 
 
 @runtime_checkable
@@ -30,7 +31,11 @@ def show(timeline, view: str = "dashboard", lang: str = "en", **options):
     `options` go to the view: `step` (default: the timeline's cursor) is the step it opens at and
     keeps until moved; `follow=True` moves it to each new step (default: on only when opened at the
     live end); e.g. show(llm, "kv", step=3, kv="v") for the V values at step 3. Every widget has
-    `.step` and `.follow` (see stepping.py)."""
+    `.step` and `.follow` (see stepping.py). show(curve, "capacity", model="qwen3-8b") sizes a cache
+    over a blockviz.traffic curve (capacity_widget.py)."""
+    if view == CAPACITY:
+        from blockviz.views.capacity_widget import CapacityView
+        return CapacityView(timeline, lang=lang, **options)
     if getattr(timeline, "meta", {}).get("kind") == "vllm":   # a blockviz.vllm watch: its own views
         if view not in ("dashboard", "forest"):
             raise ValueError(f"a vLLM watch shows its prefix cache as a forest of block chains (view 'forest'); "
