@@ -177,3 +177,22 @@ def test_two_tiers_are_two_lru_pools(trace, sizes, gpu, cpu, write_through):
     assert t.gpu_hit_rate == pytest.approx(on_gpu / c.total_prompt_tokens)
     assert t.cpu_hit_rate == pytest.approx(on_cpu / c.total_prompt_tokens)
     assert t.loaded_bytes_per_s == pytest.approx(10 * t.loaded_tokens_per_s)
+
+
+@st.composite
+def loose_traces(draw):
+    """Ids drawn freely from a few values: one id after different prefixes, even twice in a prompt
+    (not the format's rule, but the engine keys blocks by their whole prefix all the same)."""
+    rows = [(draw(st.lists(st.integers(1, 4), min_size=1, max_size=5)), draw(st.integers(1, 300)))
+            for _ in range(draw(st.integers(1, 10)))]
+    lengths = [HASH_BLOCK * (len(ids) - 1) + draw(st.integers(1, HASH_BLOCK)) for ids, _ in rows]
+    offsets = np.cumsum([0] + [len(ids) for ids, _ in rows])
+    return Trace("loose", np.arange(len(rows), dtype=np.float64), np.array(lengths), np.array([o for _, o in rows]),
+                 offsets, np.array([h for ids, _ in rows for h in ids], dtype=np.int64))
+
+
+@settings(max_examples=40, deadline=None)
+@given(loose_traces(), st.integers(0, 40))
+def test_blocks_are_keyed_by_their_whole_prefix(trace, blocks):
+    c = curve(trace, 8, 8)
+    assert c.cached_tokens(int(c.pool_tokens(blocks))).tolist() == brute_force(trace, blocks, 8, 8).tolist()

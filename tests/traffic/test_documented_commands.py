@@ -33,3 +33,14 @@ def test_a_documented_command_runs_as_written(command, tmp_path, monkeypatch, ca
     assert "an infinite cache serves" in out and "GiB" in out
     if "--png" in argv:
         assert (tmp_path / argv[argv.index("--png") + 1]).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_readme_traffic_python_runs_as_written():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Real traffic"):]
+    code = section[section.index("```python\n") + len("```python\n"):section.index("```\n", section.index("```python"))]
+    assert "traffic.curve(trace)" in code
+    namespace: dict = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    c = namespace["c"]
+    assert 0 < c.hit_rate(10_000_000) <= c.max_hit_rate <= namespace["trace"].theoretical_hit_rate()
