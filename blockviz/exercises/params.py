@@ -115,6 +115,9 @@ CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "dtype": text,
     "memory": text,
     "recording": text,   # the kinds on real vLLM (kinds/recorded.py) check it names a shipped recording
+    "trace": text,       # cache_size: a shipped trace's name (checked by the kind)
+    "share": lambda n, v: whole(n, v, 1, 100),
+    "gpu": lambda n, v: whole(n, v, 1, 10**12),
 }
 SCENARIO = ("block_size", "num_blocks", "free_order", "budget", "rule", "setup")
 

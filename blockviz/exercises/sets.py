@@ -57,6 +57,9 @@ DEMO_SHARE = {"block_size": 4, "num_blocks": 16, "setup": [["add", "A", SYSTEM +
 CAPSTONE = {"block_size": 4, "num_blocks": 5,
             "setup": [["add", "A", "You_are_Ann", 5], ["step", 1], ["add", "B", "You_are_Bob", 4], ["step", 7]]}
 
+# Lesson 13's question: the smallest GPU pool, in GiB of a named model, that reaches half the maximum.
+HALF_THE_MAX = {"trace": "conversation", "model": "llama-3.1-8b", "ask": "gpu_gib", "share": 50}
+
 
 # Lesson 0's first moment: one prompt into an empty pool, the blocks it takes, the slots its last block
 # leaves empty (paging's only waste), and what those blocks cost at a real model's size.
@@ -177,6 +180,12 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
     PracticeSet("lesson11", "11_capstone", [
         Item("steps_table", params=CAPSTONE, note="ex.set.note.capstone"),
         Item("steps_table", 2), Item("steps_table", 3), Item("steps_table", 4),
+    ]),
+    PracticeSet("lesson13", "13_real_traffic", [
+        Item("cache_size", params=HALF_THE_MAX, note="ex.set.note.cache_half"),
+        Item("cache_size", params={"trace": "conversation", "model": "qwen3-8b", "ask": "cpu_gib", "share": 75,
+                                   "gpu": 5_000_000}, note="ex.set.note.cache_cpu"),
+        Item("cache_size", 1), Item("cache_size", 4), Item("cache_size", 6),
     ]),
     # lessons 01-07 interleaved: no two neighbours from the same lesson, every kind of those lessons once
     PracticeSet("lesson12", "12_review", [

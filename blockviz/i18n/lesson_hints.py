@@ -218,8 +218,4 @@ STRINGS: dict[str, dict[str, str]] = {
               "request, stop at the first new one, and cap the tokens at the prompt's length.",
         "zh": "从第一个开始看这个请求的 hash id：只要 id 在更早的请求里出现过就计入，遇到第一个新 id 就停，"
               "token 数以提示长度为上限。"},
-    "hint.13.half_pool": {
-        "en": "Read each pool size's hit rate in order and compare it with the named share of the infinite "
-              "cache's hit rate, not with that share of all prompt tokens.",
-        "zh": "按顺序看每个池子的命中率，拿它和无限缓存命中率的那个比例比，而不是和全部提示 token 的那个比例比。"},
 }

@@ -49,7 +49,9 @@ class Qwen3Config:
     architectures: tuple[str, ...] = ("Qwen3ForCausalLM",)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Qwen3Config":
+    def from_dict(cls, d: dict, runnable: bool = True) -> "Qwen3Config":
+        """runnable=False reads the same keys of any decoder of this shape (Llama's config.json
+        names them alike) for sizing only (KV bytes, FLOPs): the architecture is not checked."""
         names = {f.name for f in fields(cls)}
         kwargs = {k: v for k, v in d.items() if k in names}
         # transformers >= 5 writes RoPE settings as rope_parameters (rope_theta inside) and the dtype
@@ -74,7 +76,7 @@ class Qwen3Config:
             kwargs.pop("torch_dtype", None)
         config = cls(**kwargs)
         unsupported = [a for a in config.architectures if a not in SUPPORTED_ARCHITECTURES]
-        if unsupported or not config.architectures:
+        if runnable and (unsupported or not config.architectures):
             raise ValueError(f"unsupported architecture {list(config.architectures)}; "
                              f"blockviz runs {', '.join(SUPPORTED_ARCHITECTURES)}")
         return config

@@ -2,7 +2,7 @@
 curve is the same for any number of processes."""
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from time import perf_counter
+from time import perf_counter, process_time
 
 from blockviz.traffic.replay import replay
 from blockviz.traffic.trace import Trace
@@ -23,10 +23,12 @@ class Point:
     preemptions: int
     steps: int
     wall_s: float
+    refused: int = 0          # requests that can never fit in this pool, refused (replay.refused)
+    cpu_s: float = 0.0        # CPU time of the replay in its process
 
 
 def point(trace: Trace, pool_tokens: int, options: dict, bar: int | None) -> Point:
-    start = perf_counter()
+    start, start_cpu = perf_counter(), process_time()
     progress = None
     if bar is not None and tqdm is not None:
         shown = tqdm(total=len(trace), position=bar, desc=f"{pool_tokens:>12,} tokens", unit="req", leave=True)
@@ -35,7 +37,8 @@ def point(trace: Trace, pool_tokens: int, options: dict, bar: int | None) -> Poi
     if progress is not None:
         shown.close()
     return Point(pool_tokens, result.hit_rate, int(result.cached_tokens.sum()), int(result.prompt_tokens.sum()),
-                 int(result.preemptions.sum()), result.steps, perf_counter() - start)
+                 int(result.preemptions.sum()), result.steps, perf_counter() - start, int(result.refused.sum()),
+                 process_time() - start_cpu)
 
 
 def capacity_curve(trace: Trace, pools: list[int], jobs: int = 1, bars: bool = False, **options) -> list[Point]:

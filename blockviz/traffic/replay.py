@@ -19,6 +19,9 @@ workload like every other (blockviz.workload), played by the one driver.
   (blockviz/policies/free_queue.py): the same order as nano-vllm's deque, with the O(1) remove a
   pool of 100 000 blocks needs.
 - Cached tokens per request are counted at its first admission, as vLLM's `cached_tokens`.
+- A request that can never fit in the pool (its prompt + output - 1 tokens need more blocks than
+  the pool has) is refused, as a server with that pool refuses it: it is not handed to the engine,
+  Replay.refused marks it, and its prompt tokens count as not cached.
 - The engine's max_model_len is the trace's longest request (prompt + output, scaled), so no
   request is refused for its length; one longer than the engine can take at all
   (checks.MAX_SIM_MODEL_LEN) is a ValueError naming it, before anything is replayed.
@@ -78,7 +81,7 @@ def check_lengths(trace: Trace, tokens_per_id: int = HASH_BLOCK) -> int:
                          f"output = {total:,} tokens{scale}, more than the {checks.MAX_SIM_MODEL_LEN:,} "
                          f"(max_model_len) the engine can serve{more}: leave it out of the trace, or replay "
                          f"with a smaller tokens_per_id")
-    return max(int(lengths.max()), 1)
+    return max(int(lengths.max(initial=0)), 1)
 
 
 def workload_of(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, tokens_per_id: int = HASH_BLOCK,
@@ -92,7 +95,7 @@ def workload_of(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, to
     if pool_tokens < block_size:
         raise ValueError(f"pool_tokens = {pool_tokens} is less than one block of {block_size}")
     longest = check_lengths(trace, tokens_per_id)
-    seconds = (trace.timestamps_ms - trace.timestamps_ms[0]) / 1000
+    seconds = (trace.timestamps_ms - trace.timestamps_ms[:1].sum()) / 1000   # no request: none refused to start
     requests = []
     for i in range(len(trace)):
         ids, n_in = trace.ids(i), int(trace.input_lengths[i])
@@ -123,6 +126,7 @@ class Replay:
     steps: int
     seconds: float | None         # the simulated time at the end (timestamps only)
     played: Played                # the driver's record; played.engine is the Simulator
+    refused: np.ndarray | None = None   # per request: True when it can never fit in the pool
 
     @property
     def hits(self) -> HitRate:
@@ -152,7 +156,8 @@ class Replay:
     def __str__(self) -> str:
         return (f"{self.trace.name} at {self.pool_tokens:,} tokens (block size {self.block_size}, {self.policy}, "
                 f"{self.arrivals}): hit rate {self.hit_rate:.1%} of {self.trace.theoretical_hit_rate(self.tokens_per_id):.1%} "
-                f"possible, {int(self.preemptions.sum()):,} preemptions, {self.steps:,} steps")
+                f"possible, {int(self.preemptions.sum()):,} preemptions, {self.steps:,} steps"
+                + (f", {int(self.refused.sum()):,} requests refused" if self.refused is not None and self.refused.any() else ""))
 
 
 def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy: str = "nano-vllm",
@@ -163,6 +168,8 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
     progress: called with the number of requests finished so far after each step that finished some."""
     checks.one_of("policy", policy, POLICIES)
     checks.flag("record", record)
+    refused = refused_requests(trace, pool_tokens, block_size, tokens_per_id)
+    full_trace, trace = trace, served_part(trace, ~refused)
     workload = workload_of(trace, pool_tokens, block_size, tokens_per_id, arrivals, max_num_seqs,
                            max_num_batched_tokens)
     engine = workload.simulator(eos=-1, rule=output_rule, record=record, policy=policy)
@@ -184,11 +191,31 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
                 if progress is not None:
                     progress(finished)
     served = player.played.served
-    return Replay(trace, pool_tokens, block_size, tokens_per_id, policy, arrivals,
-                  np.array([r.request.num_prompt_tokens for r in served], dtype=np.int64),
-                  np.array([s.first_cached_tokens for s in served], dtype=np.int64),
-                  np.array([s.preemptions for s in served], dtype=np.int64),
-                  engine.num_steps, player.now if arrivals == "timestamps" else None, player.played)
+    prompt = full_trace.prompt_lengths(tokens_per_id).copy()
+    cached, preemptions = np.zeros(len(full_trace), dtype=np.int64), np.zeros(len(full_trace), dtype=np.int64)
+    kept = np.flatnonzero(~refused)
+    prompt[kept] = [r.request.num_prompt_tokens for r in served]
+    cached[kept] = [s.first_cached_tokens for s in served]
+    preemptions[kept] = [s.preemptions for s in served]
+    return Replay(full_trace, pool_tokens, block_size, tokens_per_id, policy, arrivals, prompt, cached, preemptions,
+                  engine.num_steps, player.now if arrivals == "timestamps" else None, player.played, refused)
+
+
+def refused_requests(trace: Trace, pool_tokens: int, block_size: int, tokens_per_id: int) -> np.ndarray:
+    """Per request: True when it can never fit in pool_tokens // block_size blocks (limits.py's
+    rule: its prompt + output - 1 tokens, the most its KV ever holds)."""
+    longest = request_lengths(trace, tokens_per_id) - 1
+    return -(-longest // block_size) > pool_tokens // block_size
+
+
+def served_part(trace: Trace, keep: np.ndarray) -> Trace:
+    """The trace without the refused requests (itself when none is)."""
+    if keep.all():
+        return trace
+    counts = np.diff(trace.offsets)
+    ids = np.repeat(keep, counts)
+    return Trace(trace.name, trace.timestamps_ms[keep], trace.input_lengths[keep], trace.output_lengths[keep],
+                 np.concatenate([[0], np.cumsum(counts[keep])]), trace.hash_ids[ids])
 
 
 def let_go(player: Player, seqs) -> None:

@@ -13,6 +13,7 @@ from blockviz.views import registry
 from blockviz.views.registry import VIEWS
 
 TRAFFIC = "traffic"  # of a blockviz.traffic replay only
+CAPACITY = "capacity"  # of a blockviz.traffic curve only
 
 
 @runtime_checkable
@@ -32,7 +33,10 @@ def show(timeline, view: str = "dashboard", lang: str = "en", **options):
     `options` go to the view: `step` (default: the timeline's cursor) is the step it opens at and
     keeps until moved; `follow=True` moves it to each new step (default: on only when opened at the
     live end); e.g. show(llm, "kv", step=3, kv="v") for the V values at step 3. Every widget has
-    `.step` and `.follow` (see stepping.py). The views are registry.py's table."""
+    `.step` and `.follow` (see stepping.py). show(curve, "capacity", model="qwen3-8b") sizes a cache
+    over a blockviz.traffic curve (capacity_widget.py). The views are registry.py's table."""
+    if view == CAPACITY:
+        return registry.widget(registry.CAPACITY_VIEWS, view)(timeline, lang=lang, **options)
     from blockviz.vllm.watch import Watch
     if isinstance(timeline, Watch):   # a blockviz.vllm watch: its own views
         maker = registry.widget(registry.WATCH_VIEWS, view)

@@ -28,6 +28,7 @@ ENGINE_VIEWS = (
     View("player", "player:Player"),
 )
 TRAFFIC_VIEWS = (View("traffic", "traffic_view:TrafficView"),)    # of a blockviz.traffic replay
+CAPACITY_VIEWS = (View("capacity", "capacity_widget:CapacityView"),)   # of a blockviz.traffic curve
 WATCH_VIEWS = (View("dashboard", "vllm_widget:WatchView"),   # of a blockviz.vllm watch
                View("forest", "vllm_widget:WatchView"))
 

@@ -24,6 +24,7 @@ from blockviz.vllm.watch import Picture
 
 CHART_W, CHART_H, MARGIN_L, MARGIN_T, MARGIN_B = 560, 150, 48, 44, 34
 SOURCE = "trace"
+TREE_HEIGHT_PX = 480   # the tree scrolls inside a frame this high: a window's tree runs many screens long
 
 
 def shared_blocks(trace: Trace) -> tuple[list[BlockRecord], int]:
@@ -166,4 +167,4 @@ def render_traffic(run: Replay, *, bin_s: float = 60, lang: str = "en", max_cell
              render_prompt_lengths(trace, tokens_per_id=run.tokens_per_id, lang=lang),
              render_hit_rate(run, bin_s=bin_s, lang=lang)]
     return (f'<div class="bv-traffic"><div class="bv-traffic-charts">{"".join(panes)}</div>'
-            f'<div class="bv-traffic-tree">{render_prefix_tree(trace, lang=lang, max_cells=max_cells)}</div></div>')
+            f'<div class="bv-traffic-tree" style="max-height:{TREE_HEIGHT_PX}px;overflow:auto">{render_prefix_tree(trace, lang=lang, max_cells=max_cells)}</div></div>')

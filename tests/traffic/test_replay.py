@@ -76,9 +76,7 @@ def test_a_recording_for_the_views(conversation):
     assert vllm.engine.snapshot(vllm.steps).plain() == engine_picture(vllm.engine, vllm.engine.snapshot(vllm.steps))
 
 
-def test_a_request_that_can_never_be_served_is_named(conversation):
-    with pytest.raises(ValueError, match=r"request 1 \(6758 prompt \+ 500 max_tokens\) can never fit in 10 blocks"):
-        replay(conversation.head(3), 5120, 512)
+def test_bad_options_are_named(conversation):
     with pytest.raises(ValueError, match="policy must be one of"):
         replay(conversation.head(3), 10**6, 512, policy="lru")
     with pytest.raises(ValueError, match="arrivals must be one of"):
@@ -112,3 +110,16 @@ def test_a_request_longer_than_the_engine_can_serve_is_named_before_any_replay_w
     with pytest.raises(ValueError, match=r"request 2 \(index 1\) has 262,176 prompt \+ 1 output = 262,177 tokens at "
                                          r"32 tokens per hash id"):  # scaled lengths, as the replay makes them
         replay(long_trace(tmp_path, 512 * 8193), 10**7, 32, tokens_per_id=32)
+
+
+def test_a_request_larger_than_the_pool_is_refused_and_the_rest_replayed():
+    trace = traffic.load("conversation").head(30)
+    lengths = trace.input_lengths + trace.output_lengths
+    pool = 20_000
+    r = traffic.replay(trace, pool, 512)
+    never = -(-(lengths - 1) // 512) > pool // 512
+    assert never.any() and r.refused.tolist() == never.tolist()
+    assert (r.cached_tokens[never] == 0).all() and r.prompt_tokens.sum() == trace.input_lengths.sum()
+    assert "requests refused" in str(r)
+    everyone = traffic.replay(trace.head(3), 600, 512)
+    assert everyone.refused.all() and everyone.hit_rate == 0 and everyone.steps == 0

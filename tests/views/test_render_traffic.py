@@ -134,3 +134,12 @@ def test_every_drawn_cell_hangs_under_its_drawn_parent_and_nothing_is_lost(promp
         assert all(uses[h] == r.copies for h in r.token_ids)   # a run: ids shared by as many requests
         first = prompts[r.stored_at]
         assert first[first.index(r.token_ids[0]):][:len(r.token_ids)] == list(r.token_ids)   # consecutive ids
+
+
+def test_the_tree_scrolls_in_a_frame_of_its_own(run):
+    from blockviz.views.render_traffic import TREE_HEIGHT_PX
+    html = render_traffic(run)
+    frame = html[html.index('<div class="bv-traffic-tree"'):]
+    assert frame.startswith(f'<div class="bv-traffic-tree" style="max-height:{TREE_HEIGHT_PX}px;overflow:auto">')
+    assert 'data-view="vllm-forest"' in frame   # the tree, and only the tree, is inside it
+    assert 'data-view="traffic-hits"' not in frame

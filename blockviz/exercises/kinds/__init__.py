@@ -1,6 +1,7 @@
 """Every exercise kind, in lesson order."""
 from blockviz.exercises.core import Kind
 from blockviz.exercises.kinds.batch import DecodeMask, PrefillBatch
+from blockviz.exercises.kinds.cache_size import CacheSize
 from blockviz.exercises.kinds.decode import DecodeBlock
 from blockviz.exercises.kinds.kvbytes import KVBytes
 from blockviz.exercises.kinds.lifetime import Lifetime
@@ -18,4 +19,5 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Slot(), SlotMapping(), RefCounts(), PoolStates(), NextBlock(), HitPattern(), CanAllocate(), BlockTable(),
     AdmissionCost(), DecodeBlock(), WastedSlots(), Preemption(), KVBytes(), Lifetime(), PrefillBatch(), DecodeMask(),
     StepsTable(), VllmCached(), RouterPick(),
+    CacheSize(),
 )}

@@ -173,4 +173,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.set.note.router": {
         "en": "Two instances at the end of the router lesson's recorded run.",
         "zh": "路由一课录下的那段运行结束时的两个实例。"},
+    "ex.set.lesson13.focus": {"en": "how many GiB a cache needs for real traffic",
+                              "zh": "真实流量下缓存要多少 GiB"},
+    "ex.set.lesson13.intro": {
+        "en": "A shipped trace's one-pass curve at a table of pool sizes, and a model's KV shape: the smallest pool "
+              "that reaches a share of the maximum, in GiB, on a GPU alone or as a CPU tier beside one.",
+        "zh": "一份随附请求记录的一遍曲线（一张池子大小的表）和一个模型的 KV 形状：达到最大值某个比例的最小池子，"
+              "以 GiB 计，只用 GPU，或者作为 GPU 旁边的 CPU 层。"},
+    "ex.set.note.cache_half": {
+        "en": "Lesson 13's question: half of what an infinite cache serves, on a GPU.",
+        "zh": "第 13 课的问题：在 GPU 上达到无限大缓存的一半。"},
+    "ex.set.note.cache_cpu": {
+        "en": "A CPU tier as vLLM's offloading keeps one: does it add to the GPU pool?",
+        "zh": "按 vLLM 卸载方式配的 CPU 层：它是和 GPU 池相加吗？"},
 }
