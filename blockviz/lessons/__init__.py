@@ -24,51 +24,8 @@ from blockviz.lessons.tables import (blocks_markdown, outcome_name, probes_markd
                                      state_name)
 from blockviz.queries import Row, events_of, find_step, seq_by_label, seq_id_of, step_block_table, step_rows
 
-# Each name, and the module it comes from, imported when first used: importing blockviz.lessons.catalog
-# (the practice sets' titles, `blockviz exercise --list`) then loads neither jupytext nor IPython nor the views.
-WHERE = {
-    "LESSONS": "blockviz.lessons.catalog",
-    "REPO_DIR": "blockviz.lessons.catalog",
-    "check_lang": "blockviz.lessons.catalog",
-    "contiguous_pool_figure": "blockviz.lessons.figures",
-    "pool_slots_figure": "blockviz.lessons.figures",
-    "usage_figure": "blockviz.lessons.figures",
-    "advance_to": "blockviz.lessons.history",
-    "ref_history": "blockviz.lessons.history",
-    "Lesson": "blockviz.lessons.lesson",
-    "LEVELS": "blockviz.lessons.self_assessment",
-    "blockviz_home": "blockviz.lessons.self_assessment",
-    "load_self_assessment": "blockviz.lessons.self_assessment",
-    "save_self_assessment": "blockviz.lessons.self_assessment",
-    "callers_of": "blockviz.lessons.source",
-    "def_lines": "blockviz.lessons.source",
-    "line_of": "blockviz.lessons.source",
-    "capture": "blockviz.lessons.spy",
-    "compress": "blockviz.lessons.spy",
-    "record_calls": "blockviz.lessons.spy",
-    "blocks_markdown": "blockviz.lessons.tables",
-    "outcome_name": "blockviz.lessons.tables",
-    "probes_markdown": "blockviz.lessons.tables",
-    "rows_markdown": "blockviz.lessons.tables",
-    "state_meaning": "blockviz.lessons.tables",
-    "state_name": "blockviz.lessons.tables",
-    "Row": "blockviz.queries",
-    "events_of": "blockviz.queries",
-    "find_step": "blockviz.queries",
-    "seq_by_label": "blockviz.queries",
-    "seq_id_of": "blockviz.queries",
-    "step_block_table": "blockviz.queries",
-    "step_rows": "blockviz.queries",
-}
-__all__ = sorted(WHERE)
-
-
-def __getattr__(name: str):
-    if name not in WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = globals()[name] = getattr(import_module(WHERE[name]), name)
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__all__ = ["LESSONS", "REPO_DIR", "LEVELS", "Lesson", "Row", "advance_to", "blocks_markdown", "blockviz_home",
+           "callers_of", "capture", "check_lang", "compress", "contiguous_pool_figure", "def_lines", "events_of", "find_step", "line_of",
+           "load_self_assessment", "outcome_name", "pool_slots_figure", "probes_markdown", "record_calls",
+           "ref_history", "rows_markdown", "save_self_assessment", "seq_by_label", "seq_id_of", "state_meaning",
+           "state_name", "step_block_table", "step_rows", "usage_figure"]
