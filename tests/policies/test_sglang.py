@@ -105,3 +105,12 @@ def test_recording_is_refused_with_a_clear_error():
     import pytest
     with pytest.raises(ValueError, match="'sglang' policy cannot be recorded yet"):
         Simulator(policy="sglang")
+
+
+def test_a_shipped_trace_replays_under_sglang():
+    from blockviz import traffic
+    trace = traffic.load("conversation").head(20)
+    runs = {p: traffic.replay(trace, 65536, policy=p) for p in ("nano-vllm", "sglang")}
+    possible = trace.theoretical_hit_rate(traffic.HASH_BLOCK)
+    assert 0 < runs["sglang"].hit_rate <= possible
+    assert runs["sglang"].policy == "sglang" and "sglang" in str(runs["sglang"])
