@@ -1,8 +1,13 @@
 """The "sglang" policy: SGLang's radix tree deciding nano-vllm's pages, checked on random workloads."""
+from array import array
+
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from blockviz.hits import AdmissionWatch
 from blockviz.policies.sglang import SglangBlockManager
+from blockviz.radix.base_prefix_cache import MatchPrefixParams
+from blockviz.radix.radix_cache import RadixKey
 from blockviz.sim import Simulator
 
 
@@ -102,7 +107,6 @@ def test_generated_tokens_and_a_partial_page_hit_at_page_size_one():
 
 
 def test_recording_is_refused_with_a_clear_error():
-    import pytest
     with pytest.raises(ValueError, match="'sglang' policy cannot be recorded yet"):
         Simulator(policy="sglang")
 
@@ -114,3 +118,29 @@ def test_a_shipped_trace_replays_under_sglang():
     possible = trace.theoretical_hit_rate(traffic.HASH_BLOCK)
     assert 0 < runs["sglang"].hit_rate <= possible
     assert runs["sglang"].policy == "sglang" and "sglang" in str(runs["sglang"])
+
+
+def test_a_preempted_request_gives_back_its_pages_without_inserting_and_runs_again():
+    sim, cached = engine(6, 1)
+    bm = sim.scheduler.block_manager
+    preempted = []   # (seq id, tokens matched in the tree right after its release)
+    preempt = sim.scheduler.preempt
+
+    def watched(seq):
+        preempt(seq)
+        key = RadixKey(array("q", seq.token_ids))
+        preempted.append((seq.seq_id, bm.tree.match_prefix(MatchPrefixParams(key=key)).device_prefix_len))
+
+    sim.scheduler.preempt = watched
+    a = sim.add([1, 2], max_tokens=4, ignore_eos=True)   # count rule: 3, 4, 5, 6
+    b = sim.add([3, 4], max_tokens=4, ignore_eos=True)   # 5, 6, 7, 8: no prefix shared with a
+    while not sim.scheduler.is_finished():
+        sim.step()
+        check_invariants(sim)
+    assert preempted, "the pool of 6 pages must preempt one of two requests growing to 5 tokens"
+    seq_id, matched = preempted[0]
+    assert matched == 2   # its prompt, checkpointed after prefill; its output was not inserted
+    # admitted again; by then the survivor, growing, evicted that unlocked prompt: one leaf of 2 tokens,
+    # evicted whole though it needed one page
+    assert cached[seq_id] == [0, 0]
+    assert a.num_completion_tokens == b.num_completion_tokens == 4
