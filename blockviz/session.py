@@ -76,6 +76,9 @@ class Session(Timeline):
             raise ValueError("the engine needs Config.num_kvcache_blocks >= 1 "
                              f"(got {config.num_kvcache_blocks}; -1 is only resolved by a model runner)")
         self.policy = get_policy(policy)
+        if (record or record_to is not None) and not self.policy.records:
+            raise ValueError(f"the {self.policy.name!r} policy cannot be recorded yet (its radix tree has no "
+                             "events in the recording); pass record=False")
         self.scheduler = PolicyScheduler(config, self.policy)
         self.seqs: dict[int, Sequence] = {}
         self.labels: dict[int, str] = {}

@@ -1,6 +1,6 @@
 """Block-management policies by name: who gets a free block, and when a filled block can be hit.
 
-    policies.names()                           # ("nano-vllm", "vllm")
+    policies.names()                           # ("nano-vllm", "vllm", "sglang")
     policies.get("vllm")                       # Policy(name, block_manager class, follows)
     policies.block_manager("vllm", 1024, 16)   # a BlockManager deciding by vLLM's block rules
 
@@ -13,13 +13,14 @@ Adding a policy: one file here with a BlockManager subclass (built as cls(num_bl
 and its `POLICY = Policy(name, cls, follows)`, and one line in REGISTRY below.
 """
 from blockviz.engine.block_manager import BlockManager
-from blockviz.policies import nano_vllm, vllm
+from blockviz.policies import nano_vllm, sglang, vllm
 from blockviz.policies.free_queue import OrderedFreeQueue
 from blockviz.policies.policy import Policy
 
 REGISTRY: dict[str, Policy] = {p.name: p for p in (
     nano_vllm.POLICY,
     vllm.POLICY,
+    sglang.POLICY,
 )}
 
 # From this many blocks on, a BlockManager's free queue is an OrderedFreeQueue (free_queue.py: the

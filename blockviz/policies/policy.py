@@ -12,6 +12,7 @@ class Policy:
     name: str
     block_manager: type[BlockManager]
     follows: str    # the upstream source it follows, by project and file
+    records: bool = True   # the recording's events describe its decisions exactly (the player can step it)
 
     def __str__(self) -> str:
         return self.name

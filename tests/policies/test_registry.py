@@ -15,12 +15,12 @@ from blockviz.trace.io import load_trace
 
 
 def test_names_and_classes():
-    assert policies.names() == ("nano-vllm", "vllm")
+    assert policies.names() == ("nano-vllm", "vllm", "sglang")
     assert policies.get("nano-vllm").block_manager is BlockManager   # the engine's own, untouched
     assert policies.get("vllm").block_manager is VllmBlockManager
     assert VllmBlockManager.rules == frozenset(BLOCK_RULES)
     assert "vllm/v1/core/block_pool.py" in policies.get("vllm").follows
-    with pytest.raises(ValueError, match="policy must be one of 'nano-vllm', 'vllm', got 'lru'"):
+    with pytest.raises(ValueError, match="policy must be one of 'nano-vllm', 'vllm', 'sglang', got 'lru'"):
         policies.get("lru")
 
 
