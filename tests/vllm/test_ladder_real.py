@@ -1,6 +1,10 @@
 """The ladder (blockviz.traffic.ladder) over the policy lab's trace slice, against the real vLLM of
 the session (conftest.py: 16 blocks of 32 tokens): every rung's hit rate and mean absolute error
-per request against vLLM's reported cached_tokens. Run with -s to see the table."""
+per request against vLLM's reported cached_tokens, on two slices: the lab's (the first 30
+requests, bursts included) and one under pool pressure (the first request of each of the first 100
+timestamps, each sent alone, where the 15 blocks hold less than the infinite cache would).
+Run with -s to see the tables."""
+import numpy as np
 import pytest
 
 from blockviz import traffic
@@ -9,6 +13,7 @@ from blockviz.traffic.ladder import ladder
 from blockviz.vllm.lab import run_lab
 
 from tests.vllm.conftest import BLOCKS
+from tests.vllm.test_lab_traffic_real import take
 
 pytestmark = pytest.mark.timeout(900)   # the first test of a session also waits for the server
 
@@ -16,9 +21,17 @@ VOCAB = 4096   # the embedded model's, which `blockviz vllm serve` runs
 TOKENS_PER_ID = 32
 
 
-@pytest.fixture(scope="module")
-def table(vllm_server, live_watch):
-    trace = traffic.load("conversation").head(30)
+def firsts(n: int):
+    full = traffic.load("conversation")
+    return take(full, np.flatnonzero(np.diff(full.timestamps_ms, prepend=-1) > 0)[:n].tolist())
+
+
+SLICES = {"lab": lambda: traffic.load("conversation").head(30), "pressure": lambda: firsts(100)}
+
+
+@pytest.fixture(scope="module", params=list(SLICES))
+def table(request, vllm_server, live_watch):
+    trace = SLICES[request.param]()
     stream = lab_stream(trace, VOCAB, max_model_len=(BLOCKS - 1) * 32, tokens_per_id=TOKENS_PER_ID, max_tokens=4)
     vllm_server.client.reset_prefix_cache()
     try:
