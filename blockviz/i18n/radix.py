@@ -3,12 +3,12 @@
 STRINGS: dict[str, dict[str, str]] = {
     "radix.title": {"en": "SGLang's radix tree: {n} nodes, {tokens} tokens cached ({evictable} evictable, "
                           "{protected} locked)",
-                    "zh": "SGLang 的基数树：{n} 个节点，缓存 {tokens} 个 token（可驱逐 {evictable}，已锁定 {protected}）"},
+                    "zh": "SGLang 的基数树：{n} 个节点，缓存 {tokens} 个 token（可逐出 {evictable}，已锁定 {protected}）"},
     "radix.note": {"en": "each edge: its tokens; lock = requests using the node; evict #k = the k-th leaf "
                          "the {policy} policy frees",
                    "zh": "每条边：它的 token；lock = 正在使用该节点的请求数；evict #k = {policy} 策略第 k 个释放的叶子"},
     "radix.lock": {"en": "lock {n}", "zh": "锁 {n}"},
-    "radix.evict": {"en": "evict #{n}", "zh": "驱逐第 {n} 个"},
+    "radix.evict": {"en": "evict #{n}", "zh": "逐出第 {n} 个"},
     "radix.tokens": {"en": "{n} tokens", "en.one": "1 token", "zh": "{n} 个 token"},
     "radix.empty": {"en": "the tree is empty: nothing is cached", "zh": "树是空的：没有缓存任何内容"},
     "radix.more": {"en": "{n} more nodes not drawn (max_nodes={cap})",

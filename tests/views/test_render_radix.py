@@ -66,7 +66,7 @@ def test_labels_say_tokens_lock_and_rank_in_both_languages():
     words = " ".join(texts(parse(render_radix(tree))))
     assert "[1 2] · 2 tokens · lock 1" in words and "[3] · 1 token · lock 0 · evict #" in words
     zh = " ".join(texts(parse(render_radix(tree, lang="zh"))))
-    assert "锁 1" in zh and "驱逐第 1 个" in zh
+    assert "锁 1" in zh and "逐出第 1 个" in zh
 
 
 def test_long_edges_are_shortened():
