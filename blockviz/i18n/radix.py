@@ -1,4 +1,5 @@
-"""Interface strings of the radix-tree view (blockviz/views/render_radix.py)."""
+"""Interface strings of the radix-tree view (blockviz/views/render_radix.py) and of the two designs' table
+(blockviz/views/render_designs.py)."""
 
 STRINGS: dict[str, dict[str, str]] = {
     "radix.title": {"en": "SGLang's radix tree: {n} nodes, {tokens} tokens cached ({evictable} evictable, "
@@ -14,4 +15,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "radix.more": {"en": "{n} more nodes not drawn (max_nodes={cap})",
                    "en.one": "1 more node not drawn (max_nodes={cap})",
                    "zh": "另有 {n} 个节点未画出（max_nodes={cap}）"},
+
+    # the two designs side by side (blockviz/views/render_designs.py)
+    "designs.request": {"en": "request", "zh": "请求"},
+    "designs.prompt": {"en": "prompt tokens", "zh": "提示 token 数"},
+    "designs.hit": {"en": "hit", "zh": "命中"},
+    "designs.recompute": {"en": "recompute", "zh": "重算"},
+    "designs.evict": {"en": "evicted", "zh": "逐出"},
+    "designs.total": {"en": "total", "zh": "合计"},
 }
