@@ -1,0 +1,114 @@
+"""SGLang's radix tree (blockviz/radix/) as SVG: a tree listing, one row per node.
+
+Each row is one node: the tokens of the edge above it (shortened) and their count, its lock count
+(lock_ref: the running requests whose path passes through it; a locked node is never evicted), and,
+for an evictable leaf (lock 0, no children), its place in the eviction order: "evict #1" is the leaf
+RadixCache.evict frees first under the cache's policy. The order is that of evict's heap over the
+current leaves, (policy priority, node); a parent that becomes a leaf during an eviction joins later.
+
+A GPU-sized pool holds tens of thousands of nodes: at most max_nodes rows are drawn, in preorder
+(a parent before its children, so every drawn node's parent is drawn too) with a note of how many
+are left out, as the pool view folds its blocks. Every row carries data-* attributes with the
+node's id, lock count and eviction rank, so tests and pages read the picture, not its pixels.
+"""
+from itertools import islice
+from typing import Callable, Iterator
+
+from blockviz.i18n import t
+from blockviz.radix.radix_cache import RadixCache, TreeNode
+from blockviz.views.svg import clip, svg_document, text, text_width, visible
+from blockviz.views.theme import OKABE_ITO
+
+MAX_NODES = 300       # rows drawn; a 10,000-node tree renders in milliseconds with this cap (docs/benchmarks.md)
+ROW_H, INDENT, LEFT, TOP = 20, 16, 12, 56
+SHOWN_TOKENS = 6      # tokens written on an edge before "…"
+LABEL_COLUMNS = 28    # display columns of a decoded edge
+
+LOCKED, EVICTABLE = OKABE_ITO["sky_blue"], OKABE_ITO["orange"]
+
+Decode = Callable[[list[int]], str]
+
+
+def preorder(cache: RadixCache) -> Iterator[tuple[TreeNode, int]]:
+    """(node, depth) below the root, parents first, children in order of their edge's tokens.
+    Iterative: a long chain of single-child nodes must not hit Python's recursion limit."""
+    stack = [(child, 1) for child in reversed(ordered(cache.root_node))]
+    while stack:
+        node, depth = stack.pop()
+        yield node, depth
+        stack.extend((child, depth + 1) for child in reversed(ordered(node)))
+
+
+def ordered(node: TreeNode) -> list[TreeNode]:
+    return sorted(node.children.values(), key=lambda c: c.key.token_ids)   # arrays compare token by token
+
+
+def node_count(cache: RadixCache) -> int:
+    """Nodes below the root; unsorted, as only the drawn ones need an order."""
+    count, stack = 0, list(cache.root_node.children.values())
+    while stack:
+        node = stack.pop()
+        count += 1
+        stack.extend(node.children.values())
+    return count
+
+
+def eviction_order(cache: RadixCache) -> dict[int, int]:
+    """node id -> 1-based rank among the evictable leaves, in the order RadixCache.evict pops them."""
+    priority = cache.eviction_strategy.get_priority
+    leaves = sorted(cache.evictable_leaves, key=lambda node: (priority(node), node))
+    return {node.id: rank for rank, node in enumerate(leaves, 1)}
+
+
+def edge_label(tokens: list[int], decode: Decode | None) -> str:
+    """The edge's tokens, shortened: decoded text when a decoder is given, else the first ids."""
+    if decode is not None:
+        return "“" + clip(visible(decode(tokens)), LABEL_COLUMNS) + "”"
+    shown = " ".join(str(x) for x in tokens[:SHOWN_TOKENS])
+    return f"[{shown}{' …' if len(tokens) > SHOWN_TOKENS else ''}]"
+
+
+def row(node: TreeNode, depth: int, y: float, rank: int | None, decode: Decode | None, lang: str) -> tuple[str, float]:
+    """One node's row and its right edge."""
+    tokens = [int(x) for x in node.key.token_ids]
+    words = [edge_label(tokens, decode), t("radix.tokens", lang, n=len(tokens)), t("radix.lock", lang, n=node.lock_ref)]
+    if rank is not None:
+        words.append(t("radix.evict", lang, n=rank))
+    label = " · ".join(words)
+    x = LEFT + depth * INDENT
+    width = text_width(label, 11) + 10
+    hue = LOCKED if node.lock_ref > 0 else EVICTABLE if rank is not None else ""
+    box = (f'<rect x="{x:g}" y="{y - 14:g}" width="{width:g}" height="{ROW_H - 3}" rx="3" fill="{hue}" '
+           f'fill-opacity="0.3" stroke="{hue}"/>' if hue else "")
+    elbow = (f'<path d="M{x - INDENT + 4:g} {y - ROW_H + 2:g}V{y - 5:g}H{x:g}" class="bv-line" fill="none"/>'
+             if depth > 1 else "")
+    attrs = (f'data-node="{node.id}" data-depth="{depth}" data-lock="{node.lock_ref}" '
+             f'data-tokens="{len(tokens)}"' + (f' data-evict-rank="{rank}"' if rank is not None else ""))
+    return f'<g class="bv-radix-node" {attrs}>{elbow}{box}{text(x + 5, y, label, 11)}</g>', x + width
+
+
+def render_radix(cache: RadixCache, *, lang: str = "en", max_nodes: int = MAX_NODES,
+                 decode: Decode | None = None, step: int = 0) -> str:
+    """The tree as SVG, at most max_nodes node rows. decode: token ids -> text, for edges written as
+    text instead of ids (a tokenizer's decode)."""
+    rank = eviction_order(cache)
+    count = node_count(cache)
+    tokens = cache.evictable_size() + cache.protected_size()   # = total_size(), without its walk
+    title = t("radix.title", lang, n=count, tokens=tokens, evictable=cache.evictable_size(),
+              protected=cache.protected_size())
+    note = t("radix.note", lang, policy=cache.eviction_policy)
+    parts, y = [], TOP
+    width = max(text_width(title, 12), text_width(note, 10)) + 2 * LEFT
+    for node, depth in islice(preorder(cache), max_nodes):
+        markup, right = row(node, depth, y + 14, rank.get(node.id), decode, lang)
+        parts.append(markup)
+        width, y = max(width, right + LEFT), y + ROW_H
+    if count == 0:
+        parts.append(text(LEFT, y + 14, t("radix.empty", lang), 11, cls="bv-muted"))
+        y += ROW_H
+    if count > max_nodes:
+        parts.append(text(LEFT, y + 14, t("radix.more", lang, n=count - max_nodes, cap=max_nodes), 10,
+                          cls="bv-muted"))
+        y += ROW_H
+    head = text(LEFT, 20, title, 12, bold=True) + text(LEFT, 38, note, 10, cls="bv-muted")
+    return svg_document(width, y + 8, head + "".join(parts), view="radix", step=step, label=title)

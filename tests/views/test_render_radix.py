@@ -1,0 +1,140 @@
+"""The radix-tree picture against the tree's own state: every node drawn once with its lock count,
+the evictable marks equal to the cache's evictable leaves, ranked in the order evict frees them,
+token text escaped, and the cap on rows over random operation streams."""
+import random
+from array import array
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from blockviz.radix.base_prefix_cache import EvictParams, InsertParams, MatchPrefixParams
+from blockviz.radix.radix_cache import RadixCache, RadixKey
+from blockviz.views.render_radix import preorder, render_radix
+
+from tests.radix import drive
+from tests.radix.sides import BLOCKVIZ
+from tests.radix.streams import random_stream
+from tests.views.svgtools import parse, texts
+
+
+def key(*tokens: int) -> RadixKey:
+    return RadixKey(array("q", tokens))
+
+
+def rows(svg: str) -> list[dict[str, str]]:
+    return [el.attrib for el in parse(svg).iter() if el.get("class") == "bv-radix-node"]
+
+
+def sglang_example() -> tuple[RadixCache, object]:
+    """SGLang's own example tree, with a request holding the path [1 2 4 5]."""
+    tree = RadixCache.create_simulated(mock_allocator=drive.Allocator())
+    for tokens in ([1, 2, 3], [1, 2, 3], [1, 2, 4, 5], [1, 2, 4, 5, 6, 7], [8, 9, 10, 11, 12]):
+        tree.insert(InsertParams(key=key(*tokens)))
+    held = tree.match_prefix(MatchPrefixParams(key=key(1, 2, 4, 5))).last_device_node
+    tree.inc_lock_ref(held)
+    return tree, held
+
+
+def evicted_order(tree: RadixCache) -> list[list[int]]:
+    """The leaves evict frees, one token budget at a time: what the picture's ranks must predict."""
+    freed = []
+    for _ in range(len(tree.evictable_leaves)):
+        before = {n.id: [int(x) for x in n.key.token_ids] for n, _ in preorder(tree)}
+        tree.evict(EvictParams(num_tokens=1))
+        after = {n.id for n, _ in preorder(tree)}
+        freed += [tokens for node_id, tokens in before.items() if node_id not in after]
+    return freed
+
+
+def test_sglangs_example_shows_locks_and_the_eviction_order():
+    tree, held = sglang_example()
+    drawn = rows(render_radix(tree))
+    assert len(drawn) == 5
+    locks = {int(r["data-node"]): int(r["data-lock"]) for r in drawn}
+    assert locks == {node.id: node.lock_ref for node, _ in preorder(tree)}
+    assert locks[held.id] == 1 and locks[held.parent.id] == 1     # a lock holds the whole path
+    ranked = {int(r["data-node"]): int(r["data-evict-rank"]) for r in drawn if "data-evict-rank" in r}
+    assert set(ranked) == {node.id for node in tree.evictable_leaves}
+    tokens = {node.id: [int(x) for x in node.key.token_ids] for node, _ in preorder(tree)}
+    predicted = [tokens[node_id] for node_id in sorted(ranked, key=ranked.get)]
+    assert evicted_order(tree)[:len(predicted)] == predicted
+
+
+def test_labels_say_tokens_lock_and_rank_in_both_languages():
+    tree, _ = sglang_example()
+    words = " ".join(texts(parse(render_radix(tree))))
+    assert "[1 2] · 2 tokens · lock 1" in words and "[3] · 1 token · lock 0 · evict #" in words
+    zh = " ".join(texts(parse(render_radix(tree, lang="zh"))))
+    assert "锁 1" in zh and "逐出第 1 个" in zh
+
+
+def test_long_edges_are_shortened():
+    tree = RadixCache.create_simulated(mock_allocator=drive.Allocator())
+    tree.insert(InsertParams(key=key(*range(100))))
+    assert "[0 1 2 3 4 5 …] · 100 tokens · lock 0 · evict #1" in texts(parse(render_radix(tree)))
+
+
+def test_decoded_token_text_is_escaped():
+    tree = RadixCache.create_simulated(mock_allocator=drive.Allocator())
+    tree.insert(InsertParams(key=key(1, 2)))
+    svg = render_radix(tree, decode=lambda ids: "<script>&'\"\x1b")
+    assert "<script>" not in svg
+    assert any("<script>&'\"␛" in line for line in texts(parse(svg)))
+
+
+def test_an_empty_tree_says_so():
+    tree = RadixCache.create_simulated(mock_allocator=drive.Allocator())
+    svg = render_radix(tree)
+    assert rows(svg) == [] and "the tree is empty: nothing is cached" in texts(parse(svg))
+
+
+def test_a_chain_deeper_than_the_recursion_limit_renders():
+    tree = RadixCache.create_simulated(mock_allocator=drive.Allocator())
+    for n in range(1, 1500):   # each insert adds one node under the last: a 1,500-deep chain
+        tree.insert(InsertParams(key=key(*range(n))))
+    assert len(rows(render_radix(tree, max_nodes=50))) == 50
+
+
+def final_cache(stream: dict) -> RadixCache:
+    made = []
+
+    def make(params):
+        made.append(RadixCache(params))
+        return made[-1]
+    drive.run(SimpleNamespace(**{**vars(BLOCKVIZ), "RadixCache": make}), stream)
+    return made[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), max_nodes=st.integers(0, 12))
+def test_random_trees_render_with_at_most_max_nodes_rows(seed, max_nodes):
+    tree = final_cache(random_stream(random.Random(seed)))
+    nodes = list(preorder(tree))
+    svg = render_radix(tree, max_nodes=max_nodes)
+    drawn = rows(svg)
+    assert len(drawn) == min(len(nodes), max_nodes)
+    by_id = {node.id: node for node, _ in nodes}
+    drawn_ids = [int(r["data-node"]) for r in drawn]
+    assert all(int(r["data-lock"]) == by_id[int(r["data-node"])].lock_ref for r in drawn)
+    for node_id in drawn_ids:   # preorder: a drawn node's parent is drawn too
+        parent = by_id[node_id].parent
+        assert parent is tree.root_node or parent.id in drawn_ids
+    evictable = {node.id for node in tree.evictable_leaves}
+    assert {int(r["data-node"]) for r in drawn if "data-evict-rank" in r} == evictable & set(drawn_ids)
+    title = f"SGLang's radix tree: {len(nodes)} nodes, {tree.total_size()} tokens cached"
+    assert texts(parse(svg))[0].startswith(title)
+    left_out = len(nodes) - max_nodes
+    assert (f"more node" in " ".join(texts(parse(svg)))) == (left_out > 0)
+    if max_nodes >= len(nodes):
+        ranks = sorted(int(r["data-evict-rank"]) for r in drawn if "data-evict-rank" in r)
+        assert ranks == list(range(1, len(evictable) + 1))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_note_of_left_out_nodes_counts_them(lang):
+    tree = RadixCache.create_simulated(mock_allocator=drive.Allocator())
+    for first in range(10):
+        tree.insert(InsertParams(key=key(first, 1, 2)))
+    words = texts(parse(render_radix(tree, lang=lang, max_nodes=4)))
+    assert any(("6 more nodes" if lang == "en" else "另有 6 个节点") in w for w in words)
