@@ -15,7 +15,7 @@ from blockviz.config import Config
 from blockviz.engine.block_manager import BlockManager
 from blockviz.policies import Policy
 from blockviz.policies.scheduler import PolicyScheduler
-from blockviz.trace.events import Scheduled
+from blockviz.recording.events import Scheduled
 from blockviz.workload import Request, add
 
 

@@ -9,7 +9,7 @@ from matplotlib.animation import PillowWriter
 from matplotlib.figure import Figure
 
 from blockviz.i18n import t
-from blockviz.trace.events import RequestAdded
+from blockviz.recording.events import RequestAdded
 from blockviz.views.assets import JS
 from blockviz.views.render_metrics import metrics_rows, render_metrics
 from blockviz.views.render_view import has_kv, render_view

@@ -8,8 +8,8 @@ from typing import Callable, Sequence
 from blockviz.engine.block_manager import BlockManager
 from blockviz.i18n import t
 from blockviz.text import short_hash
-from blockviz.trace.events import CacheProbe
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.events import CacheProbe
+from blockviz.recording.snapshot import Snapshot
 from blockviz.views.render_pool import GLYPH, LEGEND_ROW, default_decode
 from blockviz.views.svg import clip, esc, svg_document, text, text_width, visible
 from blockviz.views.theme import OUTCOME_STYLES

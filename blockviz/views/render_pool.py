@@ -8,8 +8,8 @@ import numpy as np
 from blockviz.i18n import t
 from blockviz.states import CODE, STATES, BlockState, classify_block, state_codes
 from blockviz.text import FOLD_ABOVE, full_hash, grouped, short_hash
-from blockviz.trace.events import CacheProbe, Event, HashRegistered
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.events import CacheProbe, Event, HashRegistered
+from blockviz.recording.snapshot import Snapshot
 from blockviz.views.glyphs import BOX, glyph
 from blockviz.views.svg import CHAR_WIDTH, attrs_markup, background, clip, esc, svg_root, text, text_width, visible
 from blockviz.views.theme import STATE_STYLES, theme_css

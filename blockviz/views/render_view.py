@@ -1,7 +1,7 @@
 """Any view of a timeline at any step, by name: what widgets, exports and the HTML player share."""
 from blockviz.i18n import t
 from blockviz.queries import labels_of
-from blockviz.trace.events import KVWritten
+from blockviz.recording.events import KVWritten
 from blockviz.views.render_chain import render_chain
 from blockviz.views.render_events import render_events
 from blockviz.views.render_kv import MAX_BLOCKS, render_kv_rows

@@ -8,8 +8,8 @@ from typing import Sequence
 
 import numpy as np
 
-from blockviz.trace.events import CacheProbe, HashRegistered
-from blockviz.trace.frame import Frame
+from blockviz.recording.events import CacheProbe, HashRegistered
+from blockviz.recording.frame import Frame
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from blockviz.diy.variants import variant
-from blockviz.trace import events as ev
+from blockviz.recording import events as ev
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ import pytest
 
 from blockviz.llm import LLMEngine
 from blockviz.sampling_params import SamplingParams
-from blockviz.trace.events import KVWritten
-from blockviz.trace.io import load_trace
+from blockviz.recording.events import KVWritten
+from blockviz.recording.io import load_trace
 from blockviz.views import show
 from blockviz.views.dashboard import Dashboard
 from blockviz.views.render_view import has_kv, render_view

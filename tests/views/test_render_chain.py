@@ -1,5 +1,5 @@
 from blockviz.engine.block_manager import BlockManager
-from blockviz.trace.events import CacheProbe
+from blockviz.recording.events import CacheProbe
 from blockviz.views.render_chain import render_chain
 from blockviz.views.trace_index import TraceIndex, admission_probes, tokens_when_probed
 

@@ -6,7 +6,7 @@ from blockviz import Simulator
 from blockviz.i18n import t
 from blockviz.states import BlockState, classify, count_states
 from blockviz.text import full_hash
-from blockviz.trace.events import BlockReleased, HashRegistered
+from blockviz.recording.events import BlockReleased, HashRegistered
 from blockviz.views.render_pool import pool_picture, render_block_detail, render_pool, touched_blocks
 from blockviz.views.trace_index import TraceIndex
 

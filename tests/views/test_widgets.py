@@ -7,7 +7,7 @@ import pytest
 import traitlets
 
 from blockviz import Simulator
-from blockviz.trace.timeline import Timeline
+from blockviz.recording.timeline import Timeline
 from blockviz.i18n import t
 from blockviz.states import classify
 from blockviz.views import VIEWS, show
@@ -279,7 +279,7 @@ def test_show_rejects_unknown_views():
 
 
 def test_a_loaded_trace_plays_back_and_stops_at_its_end(tmp_path):
-    from blockviz.trace.io import load_trace
+    from blockviz.recording.io import load_trace
     sim = fresh()
     sim.run()
     sim.save(tmp_path / "trace.json")

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz.sim import Simulator
-from blockviz.trace.io import load_trace
-from blockviz.trace.versions import Versions
-from tests.trace.reference import engine_picture
+from blockviz.recording.io import load_trace
+from blockviz.recording.versions import Versions
+from tests.recording.reference import engine_picture
 
 request = st.tuples(st.sampled_from([[1, 2, 1, 2, 3], [3, 1, 1], [2, 2, 2, 2, 1, 1]]), st.integers(0, 6),
                     st.lists(st.integers(1, 3), max_size=3), st.integers(1, 6),

@@ -19,12 +19,12 @@ from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.policies import Policy
 from blockviz.sampling_params import SamplingParams
-from blockviz.trace import events as ev
-from blockviz.trace.frame import Frame
-from blockviz.trace.history import BlockView, History, SeqHistory
-from blockviz.trace.instrumented import RecordingScheduler
-from blockviz.trace.keyframe import restore
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording import events as ev
+from blockviz.recording.frame import Frame
+from blockviz.recording.history import BlockView, History, SeqHistory
+from blockviz.recording.instrumented import RecordingScheduler
+from blockviz.recording.keyframe import restore
+from blockviz.recording.snapshot import Snapshot
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ class Replayer:
 
     @classmethod
     def resumed(cls, config: Config, policy: str | Policy, keyframe, where: str) -> "Replayer":
-        """A replay that goes on from a trace's keyframe (trace/keyframe.py) instead of step 0."""
+        """A replay that goes on from a trace's keyframe (recording/keyframe.py) instead of step 0."""
         replayer = cls(config, None, policy)
         replayer.seqs.update(restore(replayer.scheduler, keyframe, config, where))
         labels = {s.seq_id: s.label for s in keyframe.seqs}
@@ -264,7 +264,7 @@ class HistoryFrames(SequenceABC):
 
 class LazyFrames(SequenceABC):
     """The frames of a live session or a loaded trace, replayed the first time they are read. A
-    trace with keyframes (trace/keyframe.py) resumes from the latest one before a far step."""
+    trace with keyframes (recording/keyframe.py) resumes from the latest one before a far step."""
 
     JUMP = 200  # steps: a keyframe at least this far past the replayed end is worth starting from
 

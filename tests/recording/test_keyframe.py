@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz.sim import Simulator
-from blockviz.trace.format import TraceError
-from blockviz.trace.io import TraceWriter, load_trace
-from tests.trace.test_history import run_and_copy, same, workloads
+from blockviz.recording.format import TraceError
+from blockviz.recording.io import TraceWriter, load_trace
+from tests.recording.test_history import run_and_copy, same, workloads
 
 
 def without_finished_before(copy: dict, resumed: dict | None) -> dict:
