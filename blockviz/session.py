@@ -4,7 +4,7 @@ Simulator and LLMEngine are Sessions: they differ only in `compute`, the part th
 scheduled batch into one sampled token per request. The live loop runs nano-vllm's plain
 Scheduler, its BlockManager the session's block policy's (blockviz.policies: nano-vllm's own by
 default), and logs its inputs; frames (events + snapshots) are replayed from that log when a
-view first asks for them (blockviz/recording/replay.py).
+view first asks for them (blockviz/recording/rebuild.py).
 """
 from dataclasses import dataclass
 from time import perf_counter
@@ -18,7 +18,7 @@ from blockviz.policies.scheduler import PolicyScheduler
 from blockviz.recording.events import Event, StepTimed
 from blockviz.recording.frame import Frame
 from blockviz.recording.io import TraceWriter, config_record, save_trace
-from blockviz.recording.replay import Arrival, LazyFrames, StepRecord, end_failed_batch, outgrown, picture_of
+from blockviz.recording.rebuild import Arrival, LazyFrames, StepRecord, end_failed_batch, outgrown, picture_of
 from blockviz.recording.snapshot import Snapshot
 from blockviz.recording.timeline import Timeline
 from blockviz.sampling_params import SamplingParams
@@ -210,7 +210,7 @@ class Session(Timeline):
         replayed = history.num_steps - 1  # inputs of steps up to here are in the history now
         del self.step_records[:replayed - self.records_dropped]
         self.records_dropped = replayed
-        for seqs in (self.seqs, self.frames.replayer.seqs):  # the live engine's requests and the replay's
+        for seqs in (self.seqs, self.frames.rebuilder.seqs):  # the live engine's requests and the replay's
             for seq_id in [i for i in seqs if i not in history.seqs and seqs[i].is_finished]:
                 del seqs[seq_id]
         for seq_id in [i for i in self.labels if i not in self.seqs]:

@@ -8,7 +8,7 @@ that arrived before it, the token each scheduled request sampled) and what only 
 and picture exactly, from step 0 or from the keyframe before the step asked for. A session that
 records to a file (`record_to=`) appends each step's line as it runs, so a crash loses at most the
 step being written. A loaded trace keeps the raw lines and replays them only as far as a view reads
-(recording/replay.py), so loading costs one pass of validation, not a replay.
+(recording/rebuild.py), so loading costs one pass of validation, not a replay.
 
 Format 1 (one JSON document with a full picture per step) still loads.
 """
@@ -30,7 +30,7 @@ from blockviz.sampling_params import SamplingParams
 from blockviz.recording.events import KVWritten, StepTimed, event_from_dict
 from blockviz.recording.format import FORMAT, PieceTokenizer, TraceError, payload_from_dict, payload_to_dict
 from blockviz.recording.keyframe import KeyframeLine, keyframe_of
-from blockviz.recording.replay import Arrival, LazyFrames, StepRecord
+from blockviz.recording.rebuild import Arrival, LazyFrames, StepRecord
 from blockviz.recording.timeline import Timeline
 
 VERSION = 2

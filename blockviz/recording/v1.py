@@ -12,7 +12,7 @@ from blockviz.char_tokenizer import CharTokenizer
 from blockviz.recording import events as ev
 from blockviz.recording.format import FORMAT, PieceTokenizer, TraceError, payload_from_dict
 from blockviz.recording.history import BlockView, History, SeqHistory
-from blockviz.recording.replay import HistoryFrames
+from blockviz.recording.rebuild import HistoryFrames
 from blockviz.recording.timeline import Timeline
 
 STATUSES = ("waiting", "running", "finished")

@@ -116,9 +116,9 @@ def test_bounded_history_lets_go_of_old_steps():
         sim.run(max_steps=3)
     sim.run()
     assert 20 <= sim.last_step - sim.first_step + 1 <= 25
-    assert len(sim.step_records) <= 25 and len(sim.frames.replayer.history.packed) <= 25
-    replayer = sim.frames.replayer
-    assert set(sim.seqs) == set(replayer.seqs) == set(replayer.history.seqs) == set(sim.labels)
+    assert len(sim.step_records) <= 25 and len(sim.frames.rebuilder.history.packed) <= 25
+    rebuilder = sim.frames.rebuilder
+    assert set(sim.seqs) == set(rebuilder.seqs) == set(rebuilder.history.seqs) == set(sim.labels)
     assert len(sim.seqs) < 60  # the requests finished before the window are gone from all three
     with pytest.raises(IndexError, match="bounded history"):
         sim.seek(0)
