@@ -17,7 +17,7 @@ from blockviz.diy.side import Side
 from blockviz.diy.whereabouts import WHERE
 from blockviz.diy.workloads import SeededWorkload
 from blockviz.engine.block_manager import BlockManager
-from blockviz.workload import Player, Request
+from blockviz.workload import Driver, Request
 
 
 @dataclass
@@ -86,19 +86,19 @@ def run_engine(workload: SeededWorkload, pictures: bool, until: int | None,
     engine = Side(reference, (), workload, pictures, reference)
     run = EngineRun([], [], engine.pictures, [])
     step = 0
-    with Player(workload.workload, engine.sim) as player:  # the engine's side decides when requests arrive
+    with Driver(workload.workload, engine.sim) as driver:  # the engine's side decides when requests arrive
         while True:
-            run.arrivals.append(tuple(served.request for served in player.admit()))
+            run.arrivals.append(tuple(served.request for served in driver.admit()))
             if step == 0:
                 run.results.append(engine_result(workload, engine.outcome()))
                 run.calls.append(traced_calls(engine))
                 take(engine, step, until)
-            if player.done or (until is not None and step >= until):
+            if driver.done or (until is not None and step >= until):
                 return run
             step += 1
             run.results.append(engine_result(workload, engine.step()))
             run.calls.append(traced_calls(engine))
-            player.stepped()
+            driver.stepped()
             take(engine, step, until)
 
 
