@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from blockviz.diy.apart import Child, Send
 from blockviz.diy.compare import Mismatch, StepResult, call_differences, differences
-from blockviz.diy.culprit import Culprit, TracedCall, culprit
+from blockviz.diy.culprit import Culprit, LoggedCall, culprit
 from blockviz.diy.faults import Fault, Stop, engine_raised
 from blockviz.diy.pictures import Pictures
 from blockviz.diy.plain import plain
@@ -36,7 +36,7 @@ class EngineRun:
     arrivals: list[tuple[Request, ...]]  # arrivals[s]: the requests added after step s (0: before the first)
     results: list[StepResult]            # results[s]: the engine after step s (0: after the first arrivals)
     pictures: Pictures | None
-    calls: list[list[TracedCall]]        # with pictures: calls[s], step s's calls as culprit.py keeps them
+    calls: list[list[LoggedCall]]        # with pictures: calls[s], step s's calls as culprit.py keeps them
 
 
 def lockstep(learner: type, checked: tuple[str, ...], workloads: list[SeededWorkload], pictures: bool = False,
@@ -91,13 +91,13 @@ def run_engine(workload: SeededWorkload, pictures: bool, until: int | None,
             run.arrivals.append(tuple(served.request for served in driver.admit()))
             if step == 0:
                 run.results.append(engine_result(workload, engine.outcome()))
-                run.calls.append(traced_calls(engine))
+                run.calls.append(logged_calls(engine))
                 take(engine, step, until)
             if driver.done or (until is not None and step >= until):
                 return run
             step += 1
             run.results.append(engine_result(workload, engine.step()))
-            run.calls.append(traced_calls(engine))
+            run.calls.append(logged_calls(engine))
             driver.stepped()
             take(engine, step, until)
 
@@ -109,8 +109,8 @@ def engine_result(workload: SeededWorkload, after: tuple[StepResult | None, Faul
     return result
 
 
-def traced_calls(side: Side) -> list[TracedCall]:
-    return [] if side.trace is None else list(side.trace.calls)
+def logged_calls(side: Side) -> list[LoggedCall]:
+    return [] if side.pool_log is None else list(side.pool_log.calls)
 
 
 def take(side: Side, step: int, until: int | None):
@@ -152,9 +152,9 @@ def one_workload(learner: type, checked: tuple[str, ...], workload: SeededWorklo
         if fault is not None:  # what the learner's calls returned before it stopped can still differ
             send(("fault", step, fault, plain(mine.calls())))
             return None if not pictures else mine
-        traced = mine.trace is not None  # the run with pictures also finds the method at fault (culprit.py)
-        send(("step", step, plain(ours), plain(mine.trace.calls) if traced else None,
-              dict(mine.sim.labels) if traced else None))
+        with_calls = mine.pool_log is not None  # the run with pictures also finds the method at fault (culprit.py)
+        send(("step", step, plain(ours), plain(mine.pool_log.calls) if with_calls else None,
+              dict(mine.sim.labels) if with_calls else None))
         if step:
             mine.add(arriving)
     return mine
