@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable
 from blockviz.diy import faults
 from blockviz.diy.culprit import PoolCallLog, logged_with_pools
 from blockviz.diy.stages import CALLED_BY_SCHEDULER, METHODS
-from blockviz.diy.whereabouts import WHERE
+from blockviz.diy.position import WHERE
 from blockviz.engine.block_manager import BlockManager
 
 # the instructions of `raise NotImplementedError` or `raise NotImplementedError("...")`, and no others

@@ -1,20 +1,20 @@
 """Run the learner's block manager and the engine's side by side on one workload, step by step,
 and stop at the first step where they differ.
 
-The engine's side runs here; the learner's in a child process (apart.py) that sends each step's
+The engine's side runs here; the learner's in a child process (child.py) that sends each step's
 plain values: the comparison is the parent's own code on the parent's own classes, whatever the
 learner's code patched or broke in the child."""
 import pickle
 from dataclasses import dataclass
 
-from blockviz.diy.apart import Child, Send
+from blockviz.diy.child import Child, Send
 from blockviz.diy.compare import Mismatch, StepResult, call_differences, differences
 from blockviz.diy.culprit import Culprit, LoggedCall, culprit
 from blockviz.diy.faults import Fault, Stop, engine_raised
 from blockviz.diy.pictures import Pictures
-from blockviz.diy.plain import plain
-from blockviz.diy.side import Side
-from blockviz.diy.whereabouts import WHERE
+from blockviz.diy.plain_values import plain
+from blockviz.diy.checked_engine import Side
+from blockviz.diy.position import WHERE
 from blockviz.diy.workloads import SeededWorkload
 from blockviz.engine.block_manager import BlockManager
 from blockviz.workload import Driver, Request

@@ -3,7 +3,7 @@ import pytest
 
 from blockviz.diy import check
 from blockviz.diy.compare import Mismatch
-from blockviz.diy.words import describe
+from blockviz.diy.describe import describe
 from blockviz.engine.block_manager import BlockManager
 from blockviz.i18n import t
 from blockviz.markup import esc
