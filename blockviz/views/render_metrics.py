@@ -14,7 +14,7 @@ from blockviz.recording.events import Preempted
 from blockviz.recording.frame import Frame
 from blockviz.recording.snapshot import Snapshot
 from blockviz.views.theme import OKABE_ITO, STATE_STYLES, matplotlib_fonts
-from blockviz.views.trace_index import tokens_when_probed
+from blockviz.views.recording_index import tokens_when_probed
 
 
 @dataclass(frozen=True)

@@ -385,7 +385,7 @@ def holders(snapshot: Snapshot, block_id: int) -> list[str]:
 def render_block_detail(snapshot: Snapshot, block_id: int, *, parents: dict[int, int] | None = None,
                         lang: str = "en", decode: Decode | None = None) -> str:
     """Everything about one block, as an HTML table. `parents`: hash -> parent hash, from
-    HashRegistered events (see TraceIndex); a hash's parent is unknown until one was seen."""
+    HashRegistered events (see RecordingIndex); a hash's parent is unknown until one was seen."""
     decode = decode or default_decode
     block = snapshot.blocks[block_id]
     token_ids = block.token_ids or filling_tokens(snapshot).get(block_id, ())

@@ -11,7 +11,7 @@ from blockviz.recording.io import load_trace
 from blockviz.views import show
 from blockviz.views.dashboard import Dashboard
 from blockviz.views.render_view import has_kv, render_view
-from blockviz.views.trace_index import KVIndex
+from blockviz.views.recording_index import KVIndex
 from tests.engine.tiny_model import write_tiny_model
 
 from svgtools import parse, with_attr

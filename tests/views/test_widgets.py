@@ -286,7 +286,7 @@ def test_a_loaded_trace_plays_back_and_stops_at_its_end(tmp_path):
     trace = load_trace(tmp_path / "trace.json")
     dash = Dashboard(trace)
     press(dash.player, "seek", step=trace.last_step + 5)
-    assert dash.step == trace.last_step and "end of the recorded trace" in dash.player.status
+    assert dash.step == trace.last_step and "end of the recording" in dash.player.status
     press(dash.player, "forward")
     assert dash.step == trace.last_step and not dash.player.playing
     assert page_states(dash.pool.svg) == [s.value for s in classify(sim.snapshot(sim.last_step))]
