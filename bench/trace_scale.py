@@ -17,7 +17,7 @@ import tracemalloc
 from pathlib import Path
 
 from blockviz.sim import Simulator
-from blockviz.trace.io import load_trace
+from blockviz.recording.io import load_trace
 
 TOUCH_KINDS = {"allocate", "revive", "share", "hash", "release", "append_block"}
 

@@ -8,7 +8,7 @@ and stepped back.
 Prints the time of each part and the peak Python memory (tracemalloc) of the replay, and the
 blocks per state where the dashboard stands: ten minutes of traffic leave the pool full of
 cached-free blocks, whose idle runs fold into one cell each like free ones (render_pool.fold_runs),
-and the states come from the snapshot's columns (trace/columns.py), not block by block. Two
+and the states come from the snapshot's columns (recording/columns.py), not block by block. Two
 baselines, in the same run, the same steps: folding off (every block its own cell), and folding
 off with every block's state classified one by one (states.classify_block), the way the picture
 was drawn before cached-free runs folded. Goal: a step back well under 100 ms.

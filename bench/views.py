@@ -35,7 +35,7 @@ from blockviz.views.dashboard import Dashboard
 from blockviz.views.pool_patch import pool_patch
 from blockviz.views.render_pool import pool_picture
 from blockviz.views.render_view import render_view
-from blockviz.views.trace_index import KVIndex
+from blockviz.views.recording_index import KVIndex
 
 
 def busy_simulator(num_blocks: int, block_size: int = 16, seed: int = 0, workload: int | None = None) -> Simulator:

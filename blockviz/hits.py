@@ -21,7 +21,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from blockviz.engine.sequence import Sequence
-from blockviz.trace.events import CanAllocate, Event, Scheduled
+from blockviz.recording.events import CanAllocate, Event, Scheduled
 
 # What a hit rate's denominator counts:
 PROMPT_TOKENS = "prompt tokens"   # each request's prompt once, its cached tokens at its first admission (vLLM's)

@@ -19,7 +19,7 @@ from blockviz.models.config import DTYPE_NAMES, Qwen3Config
 from blockviz.sampling_params import SamplingParams
 from blockviz.limits import check_can_ever_run
 from blockviz.session import Session
-from blockviz.trace.events import KVWritten
+from blockviz.recording.events import KVWritten
 from blockviz.utils.context import get_context
 
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from blockviz.model_inputs import prepare_inputs
-from blockviz.trace.events import BlockReleased, Event
-from blockviz.trace.snapshot import SeqView, Snapshot
+from blockviz.recording.events import BlockReleased, Event
+from blockviz.recording.snapshot import SeqView, Snapshot
 
 
 def steps(timeline) -> range:

@@ -4,7 +4,7 @@ Simulator and LLMEngine are Sessions: they differ only in `compute`, the part th
 scheduled batch into one sampled token per request. The live loop runs nano-vllm's plain
 Scheduler, its BlockManager the session's block policy's (blockviz.policies: nano-vllm's own by
 default), and logs its inputs; frames (events + snapshots) are replayed from that log when a
-view first asks for them (blockviz/trace/replay.py).
+view first asks for them (blockviz/recording/rebuild.py).
 """
 from dataclasses import dataclass
 from time import perf_counter
@@ -15,12 +15,12 @@ from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.limits import check_can_ever_run
 from blockviz.policies import Policy, get as get_policy
 from blockviz.policies.scheduler import PolicyScheduler
-from blockviz.trace.events import Event, StepTimed
-from blockviz.trace.frame import Frame
-from blockviz.trace.io import TraceWriter, config_record, save_trace
-from blockviz.trace.replay import Arrival, LazyFrames, StepRecord, end_failed_batch, outgrown, picture_of
-from blockviz.trace.snapshot import Snapshot
-from blockviz.trace.timeline import Timeline
+from blockviz.recording.events import Event, StepTimed
+from blockviz.recording.frame import Frame
+from blockviz.recording.io import TraceWriter, config_record, save_trace
+from blockviz.recording.rebuild import Arrival, LazyFrames, StepRecord, end_failed_batch, outgrown, picture_of
+from blockviz.recording.snapshot import Snapshot
+from blockviz.recording.timeline import Timeline
 from blockviz.sampling_params import SamplingParams
 from blockviz.brief import brief
 
@@ -61,7 +61,7 @@ def check_new_sequence(seq: Sequence):
 class Session(Timeline):
     """record: keep every step for the views (default). history: keep only the newest N steps
     (live streams, the demo; trimmed in batches, so up to N + N/4); a view or seek before the
-    window says so. record_to: a file the steps are appended to as they run (trace/io.py).
+    window says so. record_to: a file the steps are appended to as they run (recording/io.py).
     policy: the block policy by name (blockviz.policies.names()), or a Policy; the recording
     replays the run under the same one."""
 
@@ -213,7 +213,7 @@ class Session(Timeline):
         replayed = history.num_steps - 1  # inputs of steps up to here are in the history now
         del self.step_records[:replayed - self.records_dropped]
         self.records_dropped = replayed
-        for seqs in (self.seqs, self.frames.replayer.seqs):  # the live engine's requests and the replay's
+        for seqs in (self.seqs, self.frames.rebuilder.seqs):  # the live engine's requests and the replay's
             for seq_id in [i for i in seqs if i not in history.seqs and seqs[i].is_finished]:
                 del seqs[seq_id]
         for seq_id in [i for i in self.labels if i not in self.seqs]:
@@ -262,7 +262,7 @@ class Session(Timeline):
         return super().snapshot(step)
 
     def save(self, path):
-        """Write the trace so far (trace/io.py); blockviz.trace.io.load_trace reads it back."""
+        """Write the trace so far (recording/io.py); blockviz.recording.io.load_trace reads it back."""
         save_trace(self, path)
 
     def trace_writer(self) -> TraceWriter:

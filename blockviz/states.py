@@ -35,7 +35,7 @@ def classify_block(pool, block_id: int) -> BlockState:
 
 def state_codes(pool) -> np.ndarray:
     """Every block's state as its index in STATES (int8), classify_block's rule on whole arrays: a
-    Snapshot's columns (trace/columns.py), or a BlockManager read block by block."""
+    Snapshot's columns (recording/columns.py), or a BlockManager read block by block."""
     columns = getattr(pool, "columns", None)
     if columns is not None:
         free, hashed, mapped, ref = columns.free, columns.hashed, columns.mapped, columns.ref

@@ -6,7 +6,7 @@ from typing import Callable
 import numpy as np
 
 from blockviz.states import BlockState, classify
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.snapshot import Snapshot
 
 Decode = Callable[[tuple[int, ...]], str]
 

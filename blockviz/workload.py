@@ -40,7 +40,7 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   `max_unfinished`: a client that keeps at most this many requests in the engine (waiting or
   running); the others wait, in order, until one finishes, even when their time has come.
   O(requests + steps): arrivals are read in order once, and per step it looks only at the batch
-  that ran. `Player(workload, engine)` is the same driver a step at a time (`admit()` before a
+  that ran. `Driver(workload, engine)` is the same driver a step at a time (`admit()` before a
   step, `stepped()` after it) for a caller that steps the engine itself.
 - `step_time(batch) -> seconds`: the seconds clock's model of a step's duration from what it
   scheduled (`Batch`, kept as Session.last_batch: seqs, is_prefill, num_seqs, num_tokens). Default
@@ -299,7 +299,7 @@ class Watcher:
         del self.scheduler.preempt
 
 
-class Player:
+class Driver:
     """The driver, one step at a time, for callers that step the engine themselves (the
     build-it-yourself checker steps two engines in lockstep): `admit()` before each step,
     `stepped()` after it. `play` is the loop around these. Use as a context manager, or close()."""
@@ -385,7 +385,7 @@ class Player:
     def close(self):
         self.watcher.close()
 
-    def __enter__(self) -> "Player":
+    def __enter__(self) -> "Driver":
         return self
 
     def __exit__(self, *exc):
@@ -401,15 +401,15 @@ def play(workload: Workload, engine: Session | None = None, step_time: StepTime 
         checks.whole("max_steps", max_steps, 1)
     if until is not None:
         checks.whole("until", until, 0)
-    with Player(workload, engine, step_time, temperature, max_unfinished) as player:
+    with Driver(workload, engine, step_time, temperature, max_unfinished) as driver:
         while True:
-            player.admit(until)
-            if player.done or (until is not None and player.ran >= until) or player.engine.is_finished():
-                return player.played
-            if max_steps is not None and player.ran >= max_steps:
+            driver.admit(until)
+            if driver.done or (until is not None and driver.ran >= until) or driver.engine.is_finished():
+                return driver.played
+            if max_steps is not None and driver.ran >= max_steps:
                 raise ValueError(f"max_steps = {max_steps} ran out with requests still "
-                                 f"{'running' if player.all_added else 'to arrive'}; raise max_steps")
-            player.engine.step()
-            batch = player.stepped()
+                                 f"{'running' if driver.all_added else 'to arrive'}; raise max_steps")
+            driver.engine.step()
+            batch = driver.stepped()
             if on_step is not None:
-                on_step(player.engine, batch)
+                on_step(driver.engine, batch)

@@ -4,7 +4,7 @@ from blockviz.lessons import capture
 from blockviz.model_inputs import model_inputs
 from blockviz.queries import events_of, find_step, seq_by_label, seq_id_of, step_block_table, step_rows
 from blockviz.scenarios import load_scenario, presets
-from blockviz.trace.events import BlockAllocated
+from blockviz.recording.events import BlockAllocated
 
 
 def test_seed004_slot():

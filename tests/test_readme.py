@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from blockviz.scenarios import PRESETS_DIR
-from blockviz.trace.events import Preempted
+from blockviz.recording.events import Preempted
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -4,7 +4,7 @@ import pytest
 
 from blockviz.sim import Simulator
 from blockviz.states import classify
-from tests.trace.reference import engine_picture
+from tests.recording.reference import engine_picture
 
 
 def pool_is_consistent(sim):

@@ -228,10 +228,10 @@ def test_the_same_driver_plays_a_workload_on_an_llm_session():
     with pytest.raises(ValueError, match=r"request 1 \(S\): a script is for the Simulator"):
         play(Workload(4, 16, [Request([1, 2], script=[3], label="S")]), llm)
 def test_admit_adds_at_most_what_it_is_asked_in_order():
-    from blockviz.workload import Player
+    from blockviz.workload import Driver
     workload = Workload(block_size=4, num_blocks=64, requests=[Request(f"req{i}", max_tokens=2) for i in range(5)])
-    with Player(workload) as player:
-        assert [s.request.prompt for s in player.admit(most=2)] == ["req0", "req1"]
-        assert [s.request.prompt for s in player.admit(most=2)] == ["req2", "req3"]
-        assert [s.request.prompt for s in player.admit()] == ["req4"]
-        assert player.all_added and player.admit(most=3) == []
+    with Driver(workload) as driver:
+        assert [s.request.prompt for s in driver.admit(most=2)] == ["req0", "req1"]
+        assert [s.request.prompt for s in driver.admit(most=2)] == ["req2", "req3"]
+        assert [s.request.prompt for s in driver.admit()] == ["req4"]
+        assert driver.all_added and driver.admit(most=3) == []

@@ -13,7 +13,7 @@ def add_simulate_parser(sub):
     sim.add_argument("--print", metavar="PRESET", help=f"print a preset's TOML file, to start your own: {START_FROM}")
     sim.add_argument("--verbose", "-v", action="store_true", help="print the whole pool after every step")
     sim.add_argument("--trace", metavar="FILE.jsonl", help="also save the recording as JSON Lines, a line a step "
-                     "(blockviz.trace.io.load_trace reads it back)")
+                     "(blockviz.recording.io.load_trace reads it back)")
 
 
 def run(args: argparse.Namespace) -> int:

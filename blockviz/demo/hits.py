@@ -9,7 +9,7 @@ where each came from. A HitLedger reads each new frame once.
 from dataclasses import dataclass
 
 from blockviz.hits import PREFILLED_TOKENS, HitRate, admitted
-from blockviz.trace.events import BlockRevived, BlockShared, CacheProbe, Preempted, Scheduled
+from blockviz.recording.events import BlockRevived, BlockShared, CacheProbe, Preempted, Scheduled
 
 
 @dataclass(frozen=True)

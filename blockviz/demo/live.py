@@ -12,7 +12,7 @@ callable, so the same loop drives the notebook, the benchmark and the tests.
 from collections.abc import Callable
 from time import perf_counter
 
-from blockviz.workload import Player, Workload
+from blockviz.workload import Driver, Workload
 
 
 class LiveRunner:
@@ -27,7 +27,7 @@ class LiveRunner:
         self.budget = budget
         self.max_gap = max_gap  # one slow refresh (a cold start, a collection) never freezes the views longer
         self.clock = clock
-        self.player: Player | None = None  # the scripted requests' driver, once scheduled
+        self.driver: Driver | None = None  # the scripted requests' driver, once scheduled
         self._next_refresh = 0.0
         self.engine_seconds = 0.0   # inside session.advance()
         self.view_seconds = 0.0     # inside refresh
@@ -38,19 +38,19 @@ class LiveRunner:
 
     def schedule(self, workload: Workload, temperature: float = 0.0):
         """Requests that arrive while the engine runs: `workload`'s, added by the one workload driver
-        (Player) before each step, its steps counted from now. Requests added to the session directly
+        (Driver) before each step, its steps counted from now. Requests added to the session directly
         (the teacher's) run beside them and keep the engine busy. A new schedule replaces the last."""
-        if self.player is not None:
-            self.player.close()
-        self.player = Player(workload, self.session, temperature=temperature)
+        if self.driver is not None:
+            self.driver.close()
+        self.driver = Driver(workload, self.session, temperature=temperature)
 
     def admit(self):
-        if self.player is not None:
-            self.player.admit()
+        if self.driver is not None:
+            self.driver.admit()
 
     @property
     def all_added(self) -> bool:
-        return self.player is None or self.player.all_added
+        return self.driver is None or self.driver.all_added
 
     @property
     def has_work(self) -> bool:
@@ -67,8 +67,8 @@ class LiveRunner:
         try:
             self.session.advance()
         finally:  # a failed step is a step too: the driver marks what it finished
-            if self.player is not None:
-                self.player.stepped()
+            if self.driver is not None:
+                self.driver.stepped()
         self.engine_seconds += self.clock() - start
         self.steps += 1
         return True

@@ -13,7 +13,7 @@ from blockviz.i18n import t
 from blockviz.markup import esc
 from blockviz.states import BlockState, classify_block
 from blockviz.text import short_hash
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.snapshot import Snapshot
 from blockviz.views.render_events import narrate
 from blockviz.views.render_pool import (Cell, PoolPicture, default_decode, filling_tokens, phase_name, pool_picture,
                                         queue_places, touched_blocks)

@@ -7,9 +7,9 @@ from functools import wraps
 from typing import Any, Callable, Iterable
 
 from blockviz.diy import faults
-from blockviz.diy.culprit import Trace, traced
+from blockviz.diy.culprit import PoolCallLog, logged_with_pools
 from blockviz.diy.stages import CALLED_BY_SCHEDULER, METHODS
-from blockviz.diy.whereabouts import WHERE
+from blockviz.diy.position import WHERE
 from blockviz.engine.block_manager import BlockManager
 
 # the instructions of `raise NotImplementedError` or `raise NotImplementedError("...")`, and no others
@@ -98,10 +98,10 @@ def missing_of(learner: type, checked: Iterable[str]) -> tuple[str, ...]:
 
 
 def assemble(learner: type, checked: Iterable[str], log: CallLog, hash_values: int | None = None,
-             trace: Trace | None = None, reference: type = BlockManager) -> tuple[type, tuple[str, ...]]:
+             pool_log: PoolCallLog | None = None, reference: type = BlockManager) -> tuple[type, tuple[str, ...]]:
     """The class to run, and the checked methods it had to take from the engine (not written yet).
     Every method not the learner's is `reference`'s: the engine's, or (lesson b0) the engine with its
-    cache left out (cacheless.py). With `trace`, every method's calls are also kept there with the
+    cache left out (cacheless.py). With `pool_log`, every method's calls are also kept there with the
     pool each left (culprit.py)."""
     checked = tuple(checked)
     bases = (learner,) if issubclass(learner, BlockManager) else (learner, BlockManager)
@@ -113,8 +113,8 @@ def assemble(learner: type, checked: Iterable[str], log: CallLog, hash_values: i
         else:
             method = getattr(reference, name)  # a plain function: looked up on the class
         namespace[name] = logged(name, method, log) if name in CALLED_BY_SCHEDULER else method
-        if trace is not None:
-            namespace[name] = traced(name, namespace[name], trace)
+        if pool_log is not None:
+            namespace[name] = logged_with_pools(name, namespace[name], pool_log)
     init = own(learner, "__init__")
     if init is not None:
         namespace["__init__"] = guarded("__init__", init)

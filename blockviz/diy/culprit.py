@@ -12,7 +12,7 @@ from blockviz.diy.state import BlockValues, RequestState, State
 
 
 @dataclass(frozen=True)
-class TracedCall:
+class LoggedCall:
     method: str
     callers: tuple[str, ...]  # the calls it ran inside, outermost first (() : the scheduler's own)
     seq_id: int | None        # the request it was for (an inner call: its caller's)
@@ -22,9 +22,9 @@ class TracedCall:
     after: State              # the pool it left
 
 
-class Trace:
+class PoolCallLog:
     def __init__(self):
-        self.calls: list[TracedCall] = []
+        self.calls: list[LoggedCall] = []
         self.stack: list[tuple[str, int | None]] = []  # (method, seq_id) of the calls running
 
 
@@ -35,19 +35,19 @@ def pool_of(bm, seq) -> State:
                  tuple(bm.free_block_ids), frozenset(bm.used_block_ids), dict(bm.hash_to_block_id), requests, (), ())
 
 
-def traced(name: str, method: Callable, trace: Trace) -> Callable:
+def logged_with_pools(name: str, method: Callable, pool_log: PoolCallLog) -> Callable:
     @wraps(method)
     def call(self, *args):
         seq = args[0] if args and hasattr(args[0], "block_table") else None
-        outer = next((seq_id for _, seq_id in reversed(trace.stack) if seq_id is not None), None)
+        outer = next((seq_id for _, seq_id in reversed(pool_log.stack) if seq_id is not None), None)
         seq_id = seq.seq_id if seq is not None else outer
         before = pool_of(self, seq)
-        trace.stack.append((name, seq_id))
+        pool_log.stack.append((name, seq_id))
         try:
             result = method(self, *args)
         finally:
-            trace.stack.pop()
-        trace.calls.append(TracedCall(name, tuple(m for m, _ in trace.stack), seq_id, args[1:] if seq else args,
+            pool_log.stack.pop()
+        pool_log.calls.append(LoggedCall(name, tuple(m for m, _ in pool_log.stack), seq_id, args[1:] if seq else args,
                                       result, before, pool_of(self, seq)))
         return result
     return call
@@ -56,8 +56,8 @@ def traced(name: str, method: Callable, trace: Trace) -> Callable:
 @dataclass(frozen=True)
 class Culprit:
     label: str                   # the request
-    mine: TracedCall
-    engine: TracedCall
+    mine: LoggedCall
+    engine: LoggedCall
     effect: Mismatch | None      # the first difference in the pool the call left (None: only its result differs)
 
     @property
@@ -66,7 +66,7 @@ class Culprit:
         return self.mine.method if self.mine.args == self.engine.args else self.mine.callers[-1]
 
 
-def culprit(mine: list[TracedCall], engine: list[TracedCall], labels: dict[int, str]) -> Culprit | None:
+def culprit(mine: list[LoggedCall], engine: list[LoggedCall], labels: dict[int, str]) -> Culprit | None:
     """The first call, made by both sides in the same place, that returned or left something else;
     a caller that made its inner call more or fewer times than the engine's (other_count); None when
     the sides called different methods first otherwise (the report's call differences say so)."""
@@ -82,7 +82,7 @@ def culprit(mine: list[TracedCall], engine: list[TracedCall], labels: dict[int, 
     return None
 
 
-def blamed(a: TracedCall, b: TracedCall, labels: dict[int, str]) -> Culprit:
+def blamed(a: LoggedCall, b: LoggedCall, labels: dict[int, str]) -> Culprit:
     """Call `a` at fault against the engine's `b`, with the first difference in the pool it left."""
     label = labels.get(a.seq_id, "?")
     effect = next(iter(state_differences(a.after, b.after)), None)
@@ -91,7 +91,7 @@ def blamed(a: TracedCall, b: TracedCall, labels: dict[int, str]) -> Culprit:
     return Culprit(label, a, b, effect)
 
 
-def outer_of(calls: list[TracedCall], call: TracedCall) -> TracedCall | None:
+def outer_of(calls: list[LoggedCall], call: LoggedCall) -> LoggedCall | None:
     """The call `call` ran inside: the first later one of its caller's method at its caller's depth
     (a call is kept as it returns, so its caller comes after it)."""
     if not call.callers:
@@ -99,7 +99,7 @@ def outer_of(calls: list[TracedCall], call: TracedCall) -> TracedCall | None:
     return next((c for c in calls if (c.method, c.callers) == (call.callers[-1], call.callers[:-1])), None)
 
 
-def other_count(mine: list[TracedCall], engine: list[TracedCall], labels: dict[int, str]) -> Culprit | None:
+def other_count(mine: list[LoggedCall], engine: list[LoggedCall], labels: dict[int, str]) -> Culprit | None:
     """Where one side's caller makes one more inner call while the other's has already returned (an
     allocate that takes one block too many, or one too few): the caller is at fault, with the pool
     it left. Both lists start at the first call that differs."""

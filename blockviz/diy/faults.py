@@ -13,7 +13,7 @@ HERE = str(Path(__file__).resolve().parent)
 @dataclass(frozen=True)
 class Fault:
     kind: str        # "not_written", "raised", "too_long" (an endless loop?), "engine_raised", or from the
-                     # child (apart.py): "timeout" (no return in time), "ended" (exited, crashed), "too_much"
+                     # child (child.py): "timeout" (no return in time), "ended" (exited, crashed), "too_much"
     method: str      # the learner's method it happened in, or the engine's function for engine_raised
     message: str     # the exception as `Type: text`
     traceback: str   # frames of the engine and of the learner's code (the checker's own left out)

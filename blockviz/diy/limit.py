@@ -5,7 +5,7 @@ code objects and any code that is neither blockviz's nor an installed library's 
 another cell), so the engine runs at full speed; a count (not a clock) makes the cut the same on any
 machine. Instructions, not lines: `while True: pass` is one line that never starts again.
 This is the fast path for an ordinary endless loop; what it cannot cut (a sleep, a C loop, a bare
-`except:` that swallows the cut, sys.settrace(None)) the child's wall clock stops (apart.py).
+`except:` that swallows the cut, sys.settrace(None)) the child's wall clock stops (child.py).
 """
 import os
 import sys
@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from types import CodeType
 
 from blockviz.diy.faults import Fault, Stop, stack_of
-from blockviz.diy.whereabouts import WHERE
+from blockviz.diy.position import WHERE
 
 MAX_INSTRUCTIONS = 1_000_000  # a step of these workloads runs a few thousand of the learner's
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep

@@ -1,23 +1,23 @@
 """Run the learner's block manager and the engine's side by side on one workload, step by step,
 and stop at the first step where they differ.
 
-The engine's side runs here; the learner's in a child process (apart.py) that sends each step's
+The engine's side runs here; the learner's in a child process (child.py) that sends each step's
 plain values: the comparison is the parent's own code on the parent's own classes, whatever the
 learner's code patched or broke in the child."""
 import pickle
 from dataclasses import dataclass
 
-from blockviz.diy.apart import Child, Send
+from blockviz.diy.child import Child, Send
 from blockviz.diy.compare import Mismatch, StepResult, call_differences, differences
-from blockviz.diy.culprit import Culprit, TracedCall, culprit
+from blockviz.diy.culprit import Culprit, LoggedCall, culprit
 from blockviz.diy.faults import Fault, Stop, engine_raised
 from blockviz.diy.pictures import Pictures
-from blockviz.diy.plain import plain
-from blockviz.diy.side import Side
-from blockviz.diy.whereabouts import WHERE
+from blockviz.diy.plain_values import plain
+from blockviz.diy.checked_engine import Side
+from blockviz.diy.position import WHERE
 from blockviz.diy.workloads import SeededWorkload
 from blockviz.engine.block_manager import BlockManager
-from blockviz.workload import Player, Request
+from blockviz.workload import Driver, Request
 
 
 @dataclass
@@ -36,7 +36,7 @@ class EngineRun:
     arrivals: list[tuple[Request, ...]]  # arrivals[s]: the requests added after step s (0: before the first)
     results: list[StepResult]            # results[s]: the engine after step s (0: after the first arrivals)
     pictures: Pictures | None
-    calls: list[list[TracedCall]]        # with pictures: calls[s], step s's calls as culprit.py keeps them
+    calls: list[list[LoggedCall]]        # with pictures: calls[s], step s's calls as culprit.py keeps them
 
 
 def lockstep(learner: type, checked: tuple[str, ...], workloads: list[SeededWorkload], pictures: bool = False,
@@ -86,19 +86,19 @@ def run_engine(workload: SeededWorkload, pictures: bool, until: int | None,
     engine = Side(reference, (), workload, pictures, reference)
     run = EngineRun([], [], engine.pictures, [])
     step = 0
-    with Player(workload.workload, engine.sim) as player:  # the engine's side decides when requests arrive
+    with Driver(workload.workload, engine.sim) as driver:  # the engine's side decides when requests arrive
         while True:
-            run.arrivals.append(tuple(served.request for served in player.admit()))
+            run.arrivals.append(tuple(served.request for served in driver.admit()))
             if step == 0:
                 run.results.append(engine_result(workload, engine.outcome()))
-                run.calls.append(traced_calls(engine))
+                run.calls.append(logged_calls(engine))
                 take(engine, step, until)
-            if player.done or (until is not None and step >= until):
+            if driver.done or (until is not None and step >= until):
                 return run
             step += 1
             run.results.append(engine_result(workload, engine.step()))
-            run.calls.append(traced_calls(engine))
-            player.stepped()
+            run.calls.append(logged_calls(engine))
+            driver.stepped()
             take(engine, step, until)
 
 
@@ -109,8 +109,8 @@ def engine_result(workload: SeededWorkload, after: tuple[StepResult | None, Faul
     return result
 
 
-def traced_calls(side: Side) -> list[TracedCall]:
-    return [] if side.trace is None else list(side.trace.calls)
+def logged_calls(side: Side) -> list[LoggedCall]:
+    return [] if side.pool_log is None else list(side.pool_log.calls)
 
 
 def take(side: Side, step: int, until: int | None):
@@ -152,9 +152,9 @@ def one_workload(learner: type, checked: tuple[str, ...], workload: SeededWorklo
         if fault is not None:  # what the learner's calls returned before it stopped can still differ
             send(("fault", step, fault, plain(mine.calls())))
             return None if not pictures else mine
-        traced = mine.trace is not None  # the run with pictures also finds the method at fault (culprit.py)
-        send(("step", step, plain(ours), plain(mine.trace.calls) if traced else None,
-              dict(mine.sim.labels) if traced else None))
+        with_calls = mine.pool_log is not None  # the run with pictures also finds the method at fault (culprit.py)
+        send(("step", step, plain(ours), plain(mine.pool_log.calls) if with_calls else None,
+              dict(mine.sim.labels) if with_calls else None))
         if step:
             mine.add(arriving)
     return mine

@@ -1,18 +1,18 @@
 """One side of a check as the views read it: the picture after each step, a Timeline.
 
-Each picture is taken from the live objects with trace.replay.picture_of, the picture a Simulator
+Each picture is taken from the live objects with recording.rebuild.picture_of, the picture a Simulator
 that does not record shows: a replay would rebuild the engine's state, not the learner's, and the
 learner's code reports no events. Both sides are drawn this way, so whatever looks different is.
 The one event a picture carries is what schedule() decided (prefill or decode, who ran).
 """
 from blockviz.diy.faults import described
 from blockviz.session import Session
-from blockviz.trace.events import Event
-from blockviz.trace.frame import Frame
-from blockviz.trace.io import config_record
-from blockviz.trace.replay import picture_of
-from blockviz.trace.snapshot import Snapshot
-from blockviz.trace.timeline import Timeline
+from blockviz.recording.events import Event
+from blockviz.recording.frame import Frame
+from blockviz.recording.io import config_record
+from blockviz.recording.rebuild import picture_of
+from blockviz.recording.snapshot import Snapshot
+from blockviz.recording.timeline import Timeline
 
 
 class Pictures(Timeline):

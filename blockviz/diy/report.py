@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 from blockviz.diy.lockstep import Divergence
 from blockviz.diy.pictures import Pictures
-from blockviz.diy.words import BLOCK_FIELDS, culprit_text, describe, workload_text
+from blockviz.diy.describe import BLOCK_FIELDS, culprit_text, describe, workload_text
 from blockviz.i18n import t
 from blockviz.markup import esc
 from blockviz.views.render_view import render_view

@@ -16,7 +16,7 @@ from blockviz.brief import brief
 from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence
 from blockviz.sim import Simulator
-from blockviz.trace.frame import Frame
+from blockviz.recording.frame import Frame
 from blockviz.workload import Request, Workload, add, play, request
 
 

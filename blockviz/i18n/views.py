@@ -239,7 +239,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "player.status": {"en": "step {step} / {last}", "zh": "第{step}步 / {last}"},
     "player.window": {"en": "history kept from step {first}", "zh": "保留自第{first}步起的历史"},
     "player.finished": {"en": "all requests finished", "zh": "所有请求已结束"},
-    "player.trace_end": {"en": "end of the recorded trace", "zh": "已到记录的末尾"},
+    "player.recording_end": {"en": "end of the recording", "zh": "已到记录的末尾"},
     "player.can_run": {"en": "▶ runs the engine", "zh": "▶ 运行引擎"},
     "player.keys": {"en": "player: ← → step, space play/pause", "zh": "播放器：← → 单步，空格 播放/暂停"},
     "view.step": {"en": "step {step}", "zh": "第{step}步"},

@@ -23,7 +23,7 @@ from blockviz.lessons.tables import Row, blocks_markdown, probes_markdown, rows_
 from blockviz.lessons.timing import Estimate, estimate, how_estimated
 from blockviz.markup import esc
 from blockviz.queries import labels_of, seq_id_of
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.snapshot import Snapshot
 from blockviz.views.render_view import render_view
 
 

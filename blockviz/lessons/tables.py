@@ -6,7 +6,7 @@ from typing import Callable, Iterable
 
 from blockviz.i18n import t
 from blockviz.queries import Row, seq_by_label
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.snapshot import Snapshot
 
 
 def rows_markdown(rows: list[Row], lang: str, columns: Iterable[str] = ("label", "row", "position", "logical",
@@ -52,7 +52,7 @@ def outcome_name(outcome: str, lang: str) -> str:
 
 def probes_markdown(timeline, label: str, step: int, lang: str) -> str:
     """The CacheProbe events of one request in one step: what can_allocate found for each logical block."""
-    from blockviz.trace.events import CacheProbe
+    from blockviz.recording.events import CacheProbe
     from blockviz.text import short_hash
     seq = seq_by_label(timeline.snapshot(step), label)
     B = timeline.snapshot(step).block_size

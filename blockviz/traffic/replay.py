@@ -44,7 +44,7 @@ from blockviz.sim import Simulator
 from blockviz.traffic.lengths import HASH_BLOCK, output_length, prompt_length
 from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_tokens
 from blockviz.traffic.trace import Trace
-from blockviz.workload import (DEFAULT_MAX_MODEL_LEN, LazyPrompt, Played, Player, Request, StepTime, Workload,
+from blockviz.workload import (DEFAULT_MAX_MODEL_LEN, LazyPrompt, Played, Driver, Request, StepTime, Workload,
                                linear_step_time)
 
 POLICIES = policies.names()
@@ -177,21 +177,21 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
     engine.tokenizer = TokenIds()  # the trace's tokens have no text: views show their ids
     queue = max_num_seqs + 1   # the scheduler never looks further down the waiting queue
     finished = 0
-    with Player(workload, engine, step_time or TRACE_STEP_TIME) as player:
+    with Driver(workload, engine, step_time or TRACE_STEP_TIME) as driver:
         while True:
-            player.admit(most=max(0, queue - len(engine.scheduler.waiting)))
-            if player.done:
+            driver.admit(most=max(0, queue - len(engine.scheduler.waiting)))
+            if driver.done:
                 break
             engine.step()
-            batch = player.stepped()
+            batch = driver.stepped()
             done = [seq for seq in batch.seqs if seq.is_finished]
             if done:
                 finished += len(done)
                 if not record:
-                    let_go(player, done)
+                    let_go(driver, done)
                 if progress is not None:
                     progress(finished)
-    served = player.played.served
+    served = driver.played.served
     prompt = full_trace.prompt_lengths(tokens_per_id).copy()
     cached, preemptions = np.zeros(len(full_trace), dtype=np.int64), np.zeros(len(full_trace), dtype=np.int64)
     kept = np.flatnonzero(~refused)
@@ -199,7 +199,7 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
     cached[kept] = [s.first_cached_tokens for s in served]
     preemptions[kept] = [s.preemptions for s in served]
     return Replay(full_trace, pool_tokens, block_size, tokens_per_id, policy, arrivals, prompt, cached, preemptions,
-                  engine.num_steps, player.now if arrivals == "timestamps" else None, player.played, refused)
+                  engine.num_steps, driver.now if arrivals == "timestamps" else None, driver.played, refused)
 
 
 def refused_requests(trace: Trace, pool_tokens: int, block_size: int, tokens_per_id: int) -> np.ndarray:
@@ -219,10 +219,10 @@ def served_part(trace: Trace, keep: np.ndarray) -> Trace:
                  np.concatenate([[0], np.cumsum(counts[keep])]), trace.hash_ids[ids])
 
 
-def let_go(player: Player, seqs) -> None:
+def let_go(driver: Driver, seqs) -> None:
     """Without a recording nothing reads a finished request's tokens again: drop them (145M for the
     conversation trace) from the engine's table and the driver's record."""
-    engine = player.engine
+    engine = driver.engine
     for seq in seqs:
-        player.by_seq.pop(seq.seq_id).seq = None
+        driver.by_seq.pop(seq.seq_id).seq = None
         del engine.seqs[seq.seq_id], engine.labels[seq.seq_id]

@@ -9,19 +9,19 @@ from matplotlib.animation import PillowWriter
 from matplotlib.figure import Figure
 
 from blockviz.i18n import t
-from blockviz.trace.events import RequestAdded
+from blockviz.recording.events import RequestAdded
 from blockviz.views.assets import JS
 from blockviz.views.render_metrics import metrics_rows, render_metrics
 from blockviz.views.render_view import has_kv, render_view
 from blockviz.views.svg import esc
 from blockviz.views.svg_raster import draw_svg, svg_figure, svg_size
-from blockviz.views.trace_index import KVIndex, TraceIndex
+from blockviz.views.recording_index import KVIndex, RecordingIndex
 
 
-def indexes(timeline) -> tuple[TraceIndex, KVIndex]:
+def indexes(timeline) -> tuple[RecordingIndex, KVIndex]:
     """Shared across the steps of one export, so each frame is read once."""
     snapshot = timeline.snapshot(timeline.first_step)
-    return TraceIndex(), KVIndex(snapshot.num_blocks, snapshot.block_size)
+    return RecordingIndex(), KVIndex(snapshot.num_blocks, snapshot.block_size)
 
 
 def recorded_steps(timeline) -> range:

@@ -77,7 +77,7 @@ class Player(anywidget.AnyWidget, Stepped):
         if tl.first_step > 0:
             status += " · " + t("player.window", self.lang, first=tl.first_step)
         if step == tl.last_step:
-            key = "player.can_run" if not at_end else "player.finished" if tl.can_run else "player.trace_end"
+            key = "player.can_run" if not at_end else "player.finished" if tl.can_run else "player.recording_end"
             status += " · " + t(key, self.lang)
         return status, at_end
 

@@ -8,8 +8,8 @@ from typing import Callable, Sequence
 from blockviz.engine.block_manager import BlockManager
 from blockviz.i18n import t
 from blockviz.text import short_hash
-from blockviz.trace.events import CacheProbe
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.events import CacheProbe
+from blockviz.recording.snapshot import Snapshot
 from blockviz.views.render_pool import GLYPH, LEGEND_ROW, default_decode
 from blockviz.views.svg import clip, esc, svg_document, text, text_width, visible
 from blockviz.views.theme import OUTCOME_STYLES
@@ -23,7 +23,7 @@ OUTCOMES = ("hit_used", "hit_free", "miss", "mismatch", "skipped", "not_probed")
 def render_chain(snapshot: Snapshot, seq_id: int, probes: Sequence[CacheProbe], *, lang: str = "en",
                  decode: Decode | None = None, token_ids: Sequence[int] | None = None,
                  probe_step: int | None = None, admitted: bool = True) -> str:
-    """`probes`: one can_allocate walk (see TraceIndex); `token_ids`: the request's tokens when it was
+    """`probes`: one can_allocate walk (see RecordingIndex); `token_ids`: the request's tokens when it was
     probed (default: its tokens now; they differ only in the last block, after decoding)."""
     decode = decode or default_decode
     seq = snapshot.seqs[seq_id]

@@ -3,7 +3,7 @@ from typing import Callable, Iterable
 
 from blockviz.i18n import t
 from blockviz.text import short_hash
-from blockviz.trace import events as ev
+from blockviz.recording import events as ev
 from blockviz.views.svg import svg_document, text, text_width
 
 Decode = Callable[[tuple[int, ...]], str]

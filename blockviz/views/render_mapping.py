@@ -10,8 +10,8 @@ from blockviz.i18n import t
 from blockviz.queries import step_block_table
 from blockviz.slots import slot_of
 from blockviz.states import classify_block
-from blockviz.trace.events import Event
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.events import Event
+from blockviz.recording.snapshot import Snapshot
 from blockviz.views.render_pool import GLYPH, default_decode
 from blockviz.views.svg import CHAR_WIDTH, clip, esc, svg_document, text, text_width, visible
 from blockviz.views.theme import STATE_STYLES

@@ -10,11 +10,11 @@ from matplotlib.ticker import MaxNLocator
 from blockviz.hits import ADMITTED_TOKENS, HitRate, admitted
 from blockviz.i18n import t
 from blockviz.states import BlockState, count_states
-from blockviz.trace.events import Preempted
-from blockviz.trace.frame import Frame
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.events import Preempted
+from blockviz.recording.frame import Frame
+from blockviz.recording.snapshot import Snapshot
 from blockviz.views.theme import OKABE_ITO, STATE_STYLES, matplotlib_fonts
-from blockviz.views.trace_index import tokens_when_probed
+from blockviz.views.recording_index import tokens_when_probed
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ import numpy as np
 from blockviz.i18n import t
 from blockviz.states import CODE, STATES, BlockState, classify_block, state_codes
 from blockviz.text import FOLD_ABOVE, full_hash, grouped, short_hash
-from blockviz.trace.events import CacheProbe, Event, HashRegistered
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.events import CacheProbe, Event, HashRegistered
+from blockviz.recording.snapshot import Snapshot
 from blockviz.views.glyphs import BOX, glyph
 from blockviz.views.svg import CHAR_WIDTH, attrs_markup, background, clip, esc, svg_root, text, text_width, visible
 from blockviz.views.theme import STATE_STYLES, theme_css
@@ -385,7 +385,7 @@ def holders(snapshot: Snapshot, block_id: int) -> list[str]:
 def render_block_detail(snapshot: Snapshot, block_id: int, *, parents: dict[int, int] | None = None,
                         lang: str = "en", decode: Decode | None = None) -> str:
     """Everything about one block, as an HTML table. `parents`: hash -> parent hash, from
-    HashRegistered events (see TraceIndex); a hash's parent is unknown until one was seen."""
+    HashRegistered events (see RecordingIndex); a hash's parent is unknown until one was seen."""
     decode = decode or default_decode
     block = snapshot.blocks[block_id]
     token_ids = block.token_ids or filling_tokens(snapshot).get(block_id, ())

@@ -1,7 +1,7 @@
 """Any view of a timeline at any step, by name: what widgets, exports and the HTML player share."""
 from blockviz.i18n import t
 from blockviz.queries import labels_of
-from blockviz.trace.events import KVWritten
+from blockviz.recording.events import KVWritten
 from blockviz.views.render_chain import render_chain
 from blockviz.views.render_events import render_events
 from blockviz.views.render_kv import MAX_BLOCKS, render_kv_rows
@@ -9,7 +9,7 @@ from blockviz.views.render_mapping import render_mapping
 from blockviz.views.registry import SVG_VIEWS
 from blockviz.views.render_pool import render_pool
 from blockviz.views.svg import svg_document, text, text_width
-from blockviz.views.trace_index import KVIndex, TraceIndex, tokens_when_probed
+from blockviz.views.recording_index import KVIndex, RecordingIndex, tokens_when_probed
 
 
 def default_seq(timeline, step: int) -> int | None:
@@ -51,10 +51,10 @@ def message_svg(message: str, view: str, step: int) -> str:
 
 
 def render_view(timeline, view: str, step: int | None = None, *, lang: str = "en", seq_id: int | None = None,
-                index: TraceIndex | None = None, kv_index: KVIndex | None = None, selected: int | None = None,
+                index: RecordingIndex | None = None, kv_index: KVIndex | None = None, selected: int | None = None,
                 kv: str = "k", columns: int | None = None) -> str:
     """SVG of `view` (one of SVG_VIEWS) at `step` (default: the cursor). Pass indexes kept by the
-    caller to avoid rereading the trace (the chain view needs a TraceIndex, the KV view a KVIndex).
+    caller to avoid rereading the trace (the chain view needs a RecordingIndex, the KV view a KVIndex).
     The KV view shows K values, or V with kv="v"; the pool, with `columns`, that many cells a row."""
     step = timeline.cursor if step is None else step
     snapshot, events = timeline.snapshot(step), timeline.events(step)
@@ -76,7 +76,7 @@ def render_view(timeline, view: str, step: int | None = None, *, lang: str = "en
     if view == "mapping":
         return render_mapping(snapshot, seq_id, events, lang=lang, decode=decode)
     if index is None:
-        index = TraceIndex()
+        index = RecordingIndex()
     index.update(timeline.frames)
     found = index.latest(seq_id, step)
     if found is None:

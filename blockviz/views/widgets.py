@@ -19,7 +19,7 @@ from blockviz.views.pool_patch import pool_patch
 from blockviz.views.render_pool import PoolPicture, pool_picture, render_block_detail
 from blockviz.views.render_view import labels_of, render_view
 from blockviz.views.stepping import Stepped, opening
-from blockviz.views.trace_index import KVIndex, TraceIndex
+from blockviz.views.recording_index import KVIndex, RecordingIndex
 
 RECENT = 16  # pool pictures a PoolView keeps (about 0.4 MB each at 1024 blocks)
 
@@ -106,7 +106,7 @@ class PoolView(TimelineView):
 
     def __init__(self, timeline, lang: str = "en", **kwargs):
         self.selected: int | None = None
-        self.index = TraceIndex()
+        self.index = RecordingIndex()
         self.picture: PoolPicture | None = None  # what the latest version shows
         self.recent: OrderedDict[tuple, tuple] = OrderedDict()  # (step, selected, lang) -> (frame, picture)
         self.cells: dict = {}  # the cells last drawn, reused where a block (or a run) looks the same
@@ -205,7 +205,7 @@ class RequestView(SvgView):
 
     def __init__(self, timeline, seq_id: int | None = None, lang: str = "en", **kwargs):
         self.seq_id = seq_id
-        self.index = TraceIndex()
+        self.index = RecordingIndex()
         super().__init__(timeline, lang, **kwargs)
 
     def options(self) -> tuple:

@@ -4,8 +4,8 @@ import tempfile
 from pathlib import Path
 
 from blockviz import Simulator
-from blockviz.trace.io import load_trace
-from blockviz.trace.timeline import Timeline
+from blockviz.recording.io import load_trace
+from blockviz.recording.timeline import Timeline
 
 
 def scenario(num_blocks: int) -> Simulator:

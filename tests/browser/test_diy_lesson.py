@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from blockviz.diy.variants import source
+from blockviz.diy.mutants import source
 
 from labserver import jupyterlab, notebook_page
 from test_lesson import RUN_STATE

@@ -2,7 +2,7 @@
 (nano-vllm's num_cached_tokens goes back to 0 at deallocate)."""
 from blockviz import Simulator
 from blockviz.demo.hits import HitLedger
-from blockviz.trace.events import Scheduled
+from blockviz.recording.events import Scheduled
 
 PREFIX = "the same long system prompt "  # 28 characters: 7 blocks of 4
 

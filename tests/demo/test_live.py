@@ -39,7 +39,7 @@ def test_arrivals_come_one_every_n_steps_and_at_once_when_idle():
     runner.schedule(every(3, [8, 8, 8]))
     assert runner.has_work and not sim.seqs
     runner.run()
-    assert [s.added_step for s in runner.player.played.served] == [0, 3, 6]
+    assert [s.added_step for s in runner.driver.played.served] == [0, 3, 6]
     assert [sim.labels[i] for i in sim.seqs] == ["r0", "r1", "r2"]
     assert sim.is_finished() and not runner.has_work
     # when the engine runs dry before the next arrival is due, that request comes at once, and the
@@ -48,7 +48,7 @@ def test_arrivals_come_one_every_n_steps_and_at_once_when_idle():
     runner = LiveRunner(sim)
     runner.schedule(every(5, [1, 8, 1]))
     runner.run()
-    assert [s.added_step for s in runner.player.played.served] == [0, 1, 6]
+    assert [s.added_step for s in runner.driver.played.served] == [0, 1, 6]
 
 
 def test_requests_added_by_hand_run_beside_the_scripted_ones_and_keep_their_pace():
@@ -58,7 +58,7 @@ def test_requests_added_by_hand_run_beside_the_scripted_ones_and_keep_their_pace
     runner.step()
     sim.add("by hand", max_tokens=6, label="teacher")  # the teacher's, while the engine runs
     runner.run()
-    assert [s.added_step for s in runner.player.played.served] == [0, 4]  # the engine never ran dry
+    assert [s.added_step for s in runner.driver.played.served] == [0, 4]  # the engine never ran dry
     assert sim.seqs[next(i for i, label in sim.labels.items() if label == "teacher")].is_finished
 
 

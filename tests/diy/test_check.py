@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz.diy import METHODS, STAGES, check, workload
-from blockviz.diy.variants import source
+from blockviz.diy.mutants import source
 from blockviz.workload import play
 from blockviz.engine.block_manager import BlockManager
 from tests.diy.wrong import WRONG

@@ -6,7 +6,7 @@ import nbformat
 from blockviz.diy import check
 from blockviz.diy.collect import assembled, written_class
 from blockviz.diy.stages import METHODS, WHOLE as STAGES  # b4 puts the whole engine's stages together
-from blockviz.diy.variants import source
+from blockviz.diy.mutants import source
 
 
 def notebook(tmp_path, name: str, methods: dict[str, str] | None) -> str:

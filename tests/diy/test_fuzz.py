@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz.diy import METHODS, check
 from blockviz.diy.stages import stage_named
-from blockviz.diy.variants import source, variant
+from blockviz.diy.mutants import source, mutant
 
 FLIPS = [("==", "!="), ("!=", "=="), (">=", "<"), ("< ", ">= "), ("+= 1", "-= 1"), ("-= 1", "+= 1"),
          ("popleft()", "pop()"), ("- 1", "+ 1"), (" + ", " - ")]
@@ -31,7 +31,7 @@ STAGE_CHANGES = {None: CHANGES,
 def test_any_one_line_change_is_reported_never_raised(stage, data, seed):
     method, old, new = data.draw(st.sampled_from(STAGE_CHANGES[stage]))
     try:
-        cls = variant("Changed", method, old, new)
+        cls = mutant("Changed", method, old, new)
     except SyntaxError:
         return  # `pass` where a block needs more than it: not code a learner can run
     report = check(cls, stage, workloads=3, seed=seed)
@@ -53,7 +53,7 @@ def test_the_default_workloads_catch_every_one_line_change_that_matters():
     survivors = set()
     for method, old, new in CHANGES:
         try:
-            cls = variant("Changed", method, old, new)
+            cls = mutant("Changed", method, old, new)
         except SyntaxError:
             continue
         if check(cls).passed:

@@ -15,7 +15,7 @@ from blockviz.diy.compare import differences
 from blockviz.diy.lockstep import run_engine
 from blockviz.diy.paging import PagedBlockManager
 from blockviz.diy.stages import stage_named
-from blockviz.diy.variants import source, variant
+from blockviz.diy.mutants import source, mutant
 from blockviz.diy.workloads import LETTERS
 from blockviz.engine.block_manager import BlockManager
 from blockviz.limits import blocks_needed
@@ -113,29 +113,29 @@ def has_two_blocks(seed: int) -> bool:
 
 MISTAKES = {
     "returns the blocks in forward order": Mistake(
-        variant("Forward", "deallocate", "reversed(seq.block_table)", "seq.block_table"), "deallocate",
+        mutant("Forward", "deallocate", "reversed(seq.block_table)", "seq.block_table"), "deallocate",
         ("free_block_ids", "block_table"), has_two_blocks),
     "puts a freed block at the head of the free queue": Mistake(
-        variant("FreeAtHead", "_deallocate_block", "self.free_block_ids.append(block_id)",
+        mutant("FreeAtHead", "_deallocate_block", "self.free_block_ids.append(block_id)",
                 "self.free_block_ids.appendleft(block_id)"), "_deallocate_block", ("free_block_ids", "block_table"),
         has_two_blocks),  # two blocks freed at once come back in the other order
     "forgets to reset the block": Mistake(
-        variant("NoReset", "_allocate_block", "block.reset()", "pass"), "_allocate_block", ("ref_count",),
+        mutant("NoReset", "_allocate_block", "block.reset()", "pass"), "_allocate_block", ("ref_count",),
         lambda seed: True),
     "takes one block too many for a prompt of k × block_size tokens": Mistake(
-        variant("OneTooMany", "allocate", "range(num_cached_blocks, seq.num_blocks)",
+        mutant("OneTooMany", "allocate", "range(num_cached_blocks, seq.num_blocks)",
                 "range(num_cached_blocks, len(seq) // self.block_size + 1)"), "allocate",
         ("block_table", "free_block_ids", "used_block_ids"), has_exact_multiple),
     "takes one block too few for a prompt with a part-filled last block": Mistake(
-        variant("OneTooFew", "allocate", "range(num_cached_blocks, seq.num_blocks)",
+        mutant("OneTooFew", "allocate", "range(num_cached_blocks, seq.num_blocks)",
                 "range(num_cached_blocks, len(seq) // self.block_size)"), "allocate",
         ("block_table", "free_block_ids", "used_block_ids"), lambda seed: not all(
             n % prompts(seed)[0] == 0 for n in prompts(seed)[1])),
     "keeps the computed count after a request leaves": Mistake(
-        variant("KeepsCount", "deallocate", "seq.num_cached_tokens = 0", "pass"), "deallocate",
+        mutant("KeepsCount", "deallocate", "seq.num_cached_tokens = 0", "pass"), "deallocate",
         ("num_cached_tokens",), lambda seed: True),
     "pops the free queue's tail": Mistake(
-        variant("PopTail", "_allocate_block", "self.free_block_ids.popleft()", "self.free_block_ids.pop()"),
+        mutant("PopTail", "_allocate_block", "self.free_block_ids.popleft()", "self.free_block_ids.pop()"),
         "_allocate_block", ("free_block_ids", "block_table"), lambda seed: workload(seed).workload.num_blocks > 1),
 }
 

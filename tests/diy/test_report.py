@@ -3,7 +3,7 @@ import pytest
 
 from blockviz.diy import check
 from blockviz.diy.compare import Mismatch
-from blockviz.diy.words import describe
+from blockviz.diy.describe import describe
 from blockviz.engine.block_manager import BlockManager
 from blockviz.i18n import t
 from blockviz.markup import esc
@@ -114,8 +114,8 @@ def test_a_caller_handing_out_other_blocks_is_to_blame():
 def test_a_caller_calling_its_helper_once_more_or_once_fewer_is_to_blame(count):
     """allocate taking a block too many (or too few): the sides' inner calls part ways, one side's
     _allocate_block against the other's allocate returning; allocate is blamed, with the table it left."""
-    from blockviz.diy.variants import variant
-    wrong = variant("Count", "allocate", "range(num_cached_blocks, seq.num_blocks)", f"range(num_cached_blocks, {count})")
+    from blockviz.diy.mutants import mutant
+    wrong = mutant("Count", "allocate", "range(num_cached_blocks, seq.num_blocks)", f"range(num_cached_blocks, {count})")
     for stage in ("allocate", "paging"):
         report = check(wrong, stage)
         culprit = report.divergence.culprit

@@ -4,7 +4,7 @@ from hypothesis import given, settings, strategies as st
 
 from blockviz.diy.workloads import workload
 from blockviz.workload import play
-from blockviz.trace import events as ev
+from blockviz.recording import events as ev
 
 
 @settings(max_examples=40, deadline=None)

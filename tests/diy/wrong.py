@@ -1,10 +1,10 @@
-"""Known wrong BlockManagers, each the engine's method with one line changed (blockviz.diy.variants),
+"""Known wrong BlockManagers, each the engine's method with one line changed (blockviz.diy.mutants),
 with the fields its first differing step may name and the engine's step that first exercises it."""
 from dataclasses import dataclass
 from typing import Callable
 
-from blockviz.diy.variants import variant
-from blockviz.trace import events as ev
+from blockviz.diy.mutants import mutant
+from blockviz.recording import events as ev
 
 
 @dataclass(frozen=True)
@@ -47,20 +47,20 @@ def frees_several_blocks_of_one_request(frame, seqs) -> bool:
 
 WRONG = {
     "pops the free queue's tail": Wrong(
-        variant("PopTail", "_allocate_block", "self.free_block_ids.popleft()", "self.free_block_ids.pop()"),
+        mutant("PopTail", "_allocate_block", "self.free_block_ids.popleft()", "self.free_block_ids.pop()"),
         "allocate", ("free_block_ids", "block_table"), allocates),  # the queue, or (all taken) the tables
     "forgets ref_count on a hit": Wrong(
-        variant("NoRefOnHit", "allocate", "block.ref_count += 1", "pass"), "allocate", ("ref_count",), shares),
+        mutant("NoRefOnHit", "allocate", "block.ref_count += 1", "pass"), "allocate", ("ref_count",), shares),
     "leaves the evicted hash in the map": Wrong(
-        variant("KeepsMap", "_allocate_block", "del self.hash_to_block_id[block.hash]", "pass"),
+        mutant("KeepsMap", "_allocate_block", "del self.hash_to_block_id[block.hash]", "pass"),
         "allocate", ("hash_to_block_id",), evicts_for_good),
     "hashes the partial last block": Wrong(
-        variant("HashesPartial", "hash_blocks",
+        mutant("HashesPartial", "hash_blocks",
                 "end = (seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size",
                 "end = -(-(seq.num_cached_tokens + seq.num_scheduled_tokens) // self.block_size)"),
         "hash_blocks", ("hash",), computes_a_partial_block),
     "deallocates in the wrong order": Wrong(
-        variant("ForwardRelease", "deallocate", "reversed(seq.block_table)", "seq.block_table"),
+        mutant("ForwardRelease", "deallocate", "reversed(seq.block_table)", "seq.block_table"),
         # the free queue's order; or, when the step hands the freed blocks out again (a preemption
         # mid-decode), the tables that received them in the other order
         "deallocate", ("free_block_ids", "block_table"), frees_several_blocks_of_one_request),

@@ -117,7 +117,7 @@ def test_missing_and_corrupt_model_files(tmp_path, model_dir):
 
 
 def test_model_trace_round_trip_keeps_text_and_kv(model_dir, prompts, tmp_path):
-    from blockviz.trace.io import load_trace
+    from blockviz.recording.io import load_trace
     llm = LLM(model_dir, device="cpu", kvcache_block_size=4, num_kvcache_blocks=64)
     llm.generate(prompts[:2], SamplingParams(temperature=0, max_tokens=3, ignore_eos=True))
     llm.save(tmp_path / "t.json")

@@ -49,7 +49,7 @@ ALLOWED = [
         self.block_manager = self.make_block_manager(config.num_kvcache_blocks, config.kvcache_block_size)
 '''),
     Allowed('engine/scheduler.py', (18, 17),
-            'a one-line factory that the recording scheduler (trace/instrumented.py) and the build-it-yourself checker (diy/side.py) override to swap in their subclass',
+            'a one-line factory that the recording scheduler (recording/instrumented.py) and the build-it-yourself checker (diy/checked_engine.py) override to swap in their subclass',
             '''\
 
     def make_block_manager(self, num_blocks: int, block_size: int) -> BlockManager:

@@ -19,7 +19,7 @@ from blockviz.llm import LLM  # noqa: E402
 from blockviz.model_inputs import model_inputs  # noqa: E402
 from blockviz.queries import step_block_table  # noqa: E402
 from blockviz.sampling_params import SamplingParams  # noqa: E402
-from blockviz.trace.events import KVWritten  # noqa: E402
+from blockviz.recording.events import KVWritten  # noqa: E402
 
 SEEDS = range(12)
 

@@ -11,7 +11,7 @@ from blockviz.policies import OrderedFreeQueue, Policy
 from blockviz.policies.scheduler import PolicyScheduler
 from blockviz.policies.vllm import BLOCK_RULES, VllmBlockManager, with_rules
 from blockviz.sim import Simulator
-from blockviz.trace.io import load_trace
+from blockviz.recording.io import load_trace
 
 
 def test_names_and_classes():

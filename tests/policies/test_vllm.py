@@ -10,11 +10,11 @@ from blockviz.engine.sequence import Sequence
 from blockviz.policies import Policy
 from blockviz.policies.vllm import BLOCK_RULES, FREE_UNHASHED_FIRST, REGISTER_WHEN_SCHEDULED, with_rules
 from blockviz.sim import Simulator
-from blockviz.trace import events as ev
-from blockviz.trace.io import load_trace
-from tests.trace.reference import engine_picture
-from tests.trace.test_instrumented import InstrumentationMachine
-from tests.trace.test_keyframe import without_finished_before
+from blockviz.recording import events as ev
+from blockviz.recording.io import load_trace
+from tests.recording.reference import engine_picture
+from tests.recording.test_instrumented import InstrumentationMachine
+from tests.recording.test_keyframe import without_finished_before
 
 
 class VllmInstrumentationMachine(InstrumentationMachine):
@@ -60,7 +60,7 @@ class LabRulesBeforeTheMove(BlockManager):
 
 
 def busy(seed: int, policy, num_requests: int = 24, **options) -> Simulator:
-    """Shared prefixes, a small budget and pool (tests/trace/test_recorder.py's): chunks, hits, preemptions."""
+    """Shared prefixes, a small budget and pool (tests/recording/test_recorder.py's): chunks, hits, preemptions."""
     rng = random.Random(seed)
     sim = Simulator(num_blocks=10, block_size=2, max_num_batched_tokens=5, max_num_seqs=3, policy=policy, **options)
     prefixes = [[1, 2, 3, 1, 2], [3, 3, 1], [2, 1, 2, 1, 2, 1]]

@@ -3,7 +3,7 @@ import pytest
 
 from blockviz.scenarios import load_scenario, presets
 from blockviz.states import BlockState, classify_block
-from blockviz.trace import events as ev
+from blockviz.recording import events as ev
 
 
 def events_of(sim, kind, step=None):

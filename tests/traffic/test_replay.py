@@ -9,7 +9,7 @@ from blockviz import checks, traffic
 from blockviz.sim import Simulator
 from blockviz.traffic.replay import output_rule, replay, workload_of
 from blockviz.workload import Workload, play, token_ids
-from tests.trace.reference import engine_picture
+from tests.recording.reference import engine_picture
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import pytest
 from PIL import Image, ImageColor
 
 from blockviz.states import BlockState
-from blockviz.trace.events import RequestAdded
+from blockviz.recording.events import RequestAdded
 from blockviz.views.export import export_gif, export_html, export_png, export_svg, first_busy_step
 from blockviz.views.glyphs import C, R
 from blockviz.views.registry import EXPORTED

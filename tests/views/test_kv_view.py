@@ -6,12 +6,12 @@ import pytest
 
 from blockviz.llm import LLMEngine
 from blockviz.sampling_params import SamplingParams
-from blockviz.trace.events import KVWritten
-from blockviz.trace.io import load_trace
+from blockviz.recording.events import KVWritten
+from blockviz.recording.io import load_trace
 from blockviz.views import show
 from blockviz.views.dashboard import Dashboard
 from blockviz.views.render_view import has_kv, render_view
-from blockviz.views.trace_index import KVIndex
+from blockviz.views.recording_index import KVIndex
 from tests.engine.tiny_model import write_tiny_model
 
 from svgtools import parse, with_attr

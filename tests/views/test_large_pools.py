@@ -6,7 +6,7 @@ import pytest
 from blockviz.llm import LLMEngine
 from blockviz.sampling_params import SamplingParams
 from blockviz.text import render_text
-from blockviz.trace.events import KVWritten
+from blockviz.recording.events import KVWritten
 from blockviz.views.export import export_html
 from blockviz.views.render_kv import render_kv
 from blockviz.views.render_view import render_view

@@ -1,13 +1,13 @@
 from blockviz.engine.block_manager import BlockManager
-from blockviz.trace.events import CacheProbe
+from blockviz.recording.events import CacheProbe
 from blockviz.views.render_chain import render_chain
-from blockviz.views.trace_index import TraceIndex, admission_probes, tokens_when_probed
+from blockviz.views.recording_index import RecordingIndex, admission_probes, tokens_when_probed
 
 from svgtools import parse, with_attr
 
 
 def test_chain_links_show_the_probe_outcomes_of_the_admission(scenario):
-    index = TraceIndex()
+    index = RecordingIndex()
     index.update(scenario.frames)
     for seq_id in scenario.seqs:
         found = index.latest(seq_id, scenario.last_step, admitted_only=True)
@@ -25,7 +25,7 @@ def test_chain_links_show_the_probe_outcomes_of_the_admission(scenario):
 
 
 def test_each_hash_chains_its_parent_and_the_tokens_it_was_probed_with(scenario):
-    index = TraceIndex()
+    index = RecordingIndex()
     index.update(scenario.frames)
     B = scenario.snapshot().block_size
     for seq_id in scenario.seqs:

@@ -1,7 +1,7 @@
 import msgspec
 import pytest
 
-from blockviz.trace import events as ev
+from blockviz.recording import events as ev
 from blockviz.views.render_events import narrate, render_events
 
 from svgtools import parse, texts

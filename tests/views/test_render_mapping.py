@@ -105,7 +105,7 @@ def test_a_traffic_replay_shows_its_tokens_as_ids_live_and_from_its_trace_file(t
     """A trace's tokens are made up per hash id: the mapping shows <id>, not the character that id
     happens to be, in the live run and in its saved recording."""
     from blockviz import traffic
-    from blockviz.trace.io import load_trace
+    from blockviz.recording.io import load_trace
     from blockviz.views.render_view import render_view
     result = traffic.replay(traffic.load("conversation").head(3), 50_000, 32, tokens_per_id=16, record=True)
     engine = result.engine

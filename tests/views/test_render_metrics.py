@@ -2,7 +2,7 @@ import math
 
 from blockviz import Simulator
 from blockviz.states import BlockState
-from blockviz.trace.events import Preempted
+from blockviz.recording.events import Preempted
 from blockviz.views.render_metrics import MetricsIndex, metrics_rows, render_metrics, slot_usage
 
 

@@ -6,9 +6,9 @@ from blockviz import Simulator
 from blockviz.i18n import t
 from blockviz.states import BlockState, classify, count_states
 from blockviz.text import full_hash
-from blockviz.trace.events import BlockReleased, HashRegistered
+from blockviz.recording.events import BlockReleased, HashRegistered
 from blockviz.views.render_pool import pool_picture, render_block_detail, render_pool, touched_blocks
-from blockviz.views.trace_index import TraceIndex
+from blockviz.views.recording_index import RecordingIndex
 
 from svgtools import parse, texts, with_attr
 
@@ -114,7 +114,7 @@ def test_legend_counts_the_blocks_in_each_state(lifecycle, huge):
 
 
 def test_block_detail_shows_full_hash_parent_tokens_and_holders(lifecycle):
-    index = TraceIndex()
+    index = RecordingIndex()
     index.update(lifecycle.frames)
     frame = lifecycle.frames[1]
     registered = [e for e in frame.events if isinstance(e, HashRegistered) and e.index == 1]

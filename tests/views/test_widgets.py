@@ -7,7 +7,7 @@ import pytest
 import traitlets
 
 from blockviz import Simulator
-from blockviz.trace.timeline import Timeline
+from blockviz.recording.timeline import Timeline
 from blockviz.i18n import t
 from blockviz.states import classify
 from blockviz.views import VIEWS, show
@@ -279,14 +279,14 @@ def test_show_rejects_unknown_views():
 
 
 def test_a_loaded_trace_plays_back_and_stops_at_its_end(tmp_path):
-    from blockviz.trace.io import load_trace
+    from blockviz.recording.io import load_trace
     sim = fresh()
     sim.run()
     sim.save(tmp_path / "trace.json")
     trace = load_trace(tmp_path / "trace.json")
     dash = Dashboard(trace)
     press(dash.player, "seek", step=trace.last_step + 5)
-    assert dash.step == trace.last_step and "end of the recorded trace" in dash.player.status
+    assert dash.step == trace.last_step and "end of the recording" in dash.player.status
     press(dash.player, "forward")
     assert dash.step == trace.last_step and not dash.player.playing
     assert page_states(dash.pool.svg) == [s.value for s in classify(sim.snapshot(sim.last_step))]

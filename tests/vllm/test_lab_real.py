@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from blockviz.trace.events import BlockAllocated
+from blockviz.recording.events import BlockAllocated
 from blockviz.vllm.lab import LabRequest, Source, corpus_ids, run_lab
 from blockviz.vllm.lab import rules
 from blockviz.vllm.lab.saved import load_lab, save_lab

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from blockviz.sim import Simulator
-from blockviz.trace.events import BlockAllocated, HashRegistered
+from blockviz.recording.events import BlockAllocated, HashRegistered
 from blockviz.vllm.lab import LabRequest, Outcome, hit_rate_curve, parse, replay
 from blockviz.vllm.lab import rules
 from blockviz.vllm.lab.nano import lab_policy, run_nano

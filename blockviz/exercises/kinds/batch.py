@@ -21,7 +21,7 @@ from blockviz.exercises.kinds.common import fresh, sample, setup_story, shuffled
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import show_blocks, table
 from blockviz.i18n import t
-from blockviz.trace import events as ev
+from blockviz.recording import events as ev
 from blockviz.brief import brief
 
 PREFILL_ASKS = ("cu_seqlens_q", "cu_seqlens_k", "slot_mapping")

@@ -7,8 +7,8 @@ from blockviz.limits import blocks_needed
 from blockviz.exercises.setups import Built, build, check_scenario, encode
 from blockviz.exercises.tables import show_blocks
 from blockviz.i18n import t
-from blockviz.trace import events as ev
-from blockviz.trace.frame import Frame
+from blockviz.recording import events as ev
+from blockviz.recording.frame import Frame
 from blockviz.brief import brief
 
 LETTERS = string.ascii_lowercase

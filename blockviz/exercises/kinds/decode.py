@@ -13,7 +13,7 @@ from blockviz.exercises.kinds.common import fresh, labels_in, sample, setup_stor
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import requests_table
 from blockviz.i18n import t
-from blockviz.trace import events as ev
+from blockviz.recording import events as ev
 
 
 def random_decode(rng: Random) -> dict:

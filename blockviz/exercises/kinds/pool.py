@@ -17,8 +17,8 @@ from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import hash_labels, pool_picture, show_blocks
 from blockviz.i18n import t
 from blockviz.states import BlockState, classify
-from blockviz.trace import events as ev
-from blockviz.trace.probe import probe_chain
+from blockviz.recording import events as ev
+from blockviz.recording.probe import probe_chain
 from blockviz.brief import brief
 
 STATE_WORDS = {

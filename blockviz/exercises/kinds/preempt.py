@@ -14,7 +14,7 @@ from blockviz.exercises.kinds.common import fresh, sample, setup_story, shuffled
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import pool_table, requests_table
 from blockviz.i18n import t
-from blockviz.trace import events as ev
+from blockviz.recording import events as ev
 
 
 def random_preempt(rng: Random) -> dict:

@@ -19,8 +19,8 @@ from blockviz.exercises.kinds.common import check_new_request, fresh, sample, se
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import hash_labels, pool_picture, show_blocks
 from blockviz.i18n import t
-from blockviz.trace import events as ev
-from blockviz.trace.probe import probe_chain
+from blockviz.recording import events as ev
+from blockviz.recording.probe import probe_chain
 
 OUTCOME_CODE = {"hit_used": "U", "hit_free": "F", "miss": "M", "mismatch": "M", "skipped": "-", "not_probed": "-"}
 CODE_WORDS = {

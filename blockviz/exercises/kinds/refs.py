@@ -13,7 +13,7 @@ from blockviz.exercises.kinds.common import fresh, labels_in, ops_story, sample,
 from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import pool_picture
 from blockviz.i18n import t
-from blockviz.trace import events as ev
+from blockviz.recording import events as ev
 from blockviz.brief import brief
 
 SEED_004 = {  # A generates 10, 11, ... and B 22, 23, ... (rule "count"), as in the seed004 scenario preset

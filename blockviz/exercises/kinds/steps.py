@@ -16,8 +16,8 @@ from blockviz.exercises.params import SCENARIO
 from blockviz.exercises.tables import queue_line, show_blocks, table
 from blockviz.i18n import t
 from blockviz.limits import blocks_needed
-from blockviz.trace import events as ev
-from blockviz.trace.frame import Frame
+from blockviz.recording import events as ev
+from blockviz.recording.frame import Frame
 
 COLUMNS = ("runs", "allocated", "hits", "freed")
 MAX_ROWS = 16  # a table a learner fills in by hand

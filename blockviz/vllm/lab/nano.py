@@ -11,7 +11,7 @@ from blockviz.policies.vllm import BLOCK_RULES, with_rules
 from blockviz.sim import Simulator
 from blockviz.vllm.lab.outcome import Change, Key, Outcome
 from blockviz.vllm.lab.rules import RUNNING_CAP
-from blockviz.workload import Player, Request, Workload
+from blockviz.workload import Driver, Request, Workload
 
 
 class LabBlockManager:
@@ -94,19 +94,19 @@ def run_nano(batches: list[list[Played]], num_blocks: int, block_size: int,
     sim = workload.simulator(eos=-1, record=record, policy=lab_policy(frozenset(rules)))
     bm = sim.scheduler.block_manager
     outcomes: list[Outcome] = []
-    with Player(workload, sim, max_unfinished=max_num_seqs if RUNNING_CAP in rules else None) as player:
-        served, start, changes = player.played.served, 0, []
-        while not player.done:
-            player.admit()
+    with Driver(workload, sim, max_unfinished=max_num_seqs if RUNNING_CAP in rules else None) as driver:
+        served, start, changes = driver.played.served, 0, []
+        while not driver.done:
+            driver.admit()
             seen = len(bm.log)
             sim.step()
-            player.stepped()
+            driver.stepped()
             done = bm.log[seen:]
             changes.append(Change(sim.num_steps, tuple(k for kind, k in done if kind == "stored"),
                                   tuple(k for kind, k in done if kind == "evicted")))
-            if sim.is_finished() and (player.all_added or workload.requests[player.next].arrival > player.turn):
+            if sim.is_finished() and (driver.all_added or workload.requests[driver.next].arrival > driver.turn):
                 resident = bm.resident()   # the batch has finished: what each of its requests leaves behind
                 outcomes += [Outcome(s.first_cached_tokens, tuple(changes), resident, bm.refused.get(s.seq.seq_id))
-                             for s in served[start:player.next]]
-                start, changes = player.next, []
+                             for s in served[start:driver.next]]
+                start, changes = driver.next, []
     return sim, outcomes

@@ -5,7 +5,7 @@ hash_to_block_id), so pure functions such as states.classify accept a live Block
 recorded step. Making one copies nothing: each attribute reads the History at its step the first
 time it is asked for (a block, a request or a hash is a binary search; the whole map, when read
 whole, is built once per Snapshot and kept with it; the whole pool as arrays, `columns`, and the free queue
-from them, come from a step next to it with the blocks written in between read again: trace/columns.py).
+from them, come from a step next to it with the blocks written in between read again: recording/columns.py).
 """
 from array import array
 from collections.abc import Iterator, Mapping, Sequence as SequenceABC, Set
@@ -13,9 +13,9 @@ from functools import cached_property
 
 import numpy as np
 
-from blockviz.trace.columns import PoolColumns, columns_at
-from blockviz.trace.events import Scheduled
-from blockviz.trace.history import EMPTY_TABLE, BlockView, History, SeqHistory
+from blockviz.recording.columns import PoolColumns, columns_at
+from blockviz.recording.events import Scheduled
+from blockviz.recording.history import EMPTY_TABLE, BlockView, History, SeqHistory
 
 __all__ = ["BlockView", "FreeQueue", "SeqView", "Snapshot"]
 
@@ -232,7 +232,7 @@ class Snapshot:
 
     @cached_property
     def columns(self) -> PoolColumns:
-        """Every block's ref count, hash, ticket and map entry as arrays (trace/columns.py)."""
+        """Every block's ref count, hash, ticket and map entry as arrays (recording/columns.py)."""
         return columns_at(self.history, self.step)
 
     @cached_property

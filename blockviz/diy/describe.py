@@ -2,7 +2,7 @@
 from typing import Any, Callable
 
 from blockviz.diy.compare import Mismatch
-from blockviz.diy.culprit import Culprit, TracedCall
+from blockviz.diy.culprit import Culprit, LoggedCall
 from blockviz.diy.workloads import SeededWorkload
 from blockviz.i18n import t
 from blockviz.text import short_hash
@@ -84,7 +84,7 @@ def place_text(block_id: int, free: tuple[int, ...], lang: str) -> str:
     return t("diy.place.head" if k == 0 else "diy.place.tail" if k == len(free) - 1 else "diy.place.at", lang, k=k)
 
 
-def choice_text(call: TracedCall, args_differ: bool, lang: str, code: Code = str) -> str:
+def choice_text(call: LoggedCall, args_differ: bool, lang: str, code: Code = str) -> str:
     """What one side's call did, in words: the call its caller made, the block it took, what it returned."""
     if args_differ:
         return t("diy.choice.called", lang, call=code(f"{call.method}({', '.join(map(str, call.args))})"))

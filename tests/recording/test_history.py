@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz.sim import Simulator
-from blockviz.trace.io import load_trace
-from blockviz.trace.versions import Versions
-from tests.trace.reference import engine_picture
+from blockviz.recording.io import load_trace
+from blockviz.recording.versions import Versions
+from tests.recording.reference import engine_picture
 
 request = st.tuples(st.sampled_from([[1, 2, 1, 2, 3], [3, 1, 1], [2, 2, 2, 2, 1, 1]]), st.integers(0, 6),
                     st.lists(st.integers(1, 3), max_size=3), st.integers(1, 6),
@@ -116,9 +116,9 @@ def test_bounded_history_lets_go_of_old_steps():
         sim.run(max_steps=3)
     sim.run()
     assert 20 <= sim.last_step - sim.first_step + 1 <= 25
-    assert len(sim.step_records) <= 25 and len(sim.frames.replayer.history.packed) <= 25
-    replayer = sim.frames.replayer
-    assert set(sim.seqs) == set(replayer.seqs) == set(replayer.history.seqs) == set(sim.labels)
+    assert len(sim.step_records) <= 25 and len(sim.frames.rebuilder.history.packed) <= 25
+    rebuilder = sim.frames.rebuilder
+    assert set(sim.seqs) == set(rebuilder.seqs) == set(rebuilder.history.seqs) == set(sim.labels)
     assert len(sim.seqs) < 60  # the requests finished before the window are gone from all three
     with pytest.raises(IndexError, match="bounded history"):
         sim.seek(0)

@@ -1,6 +1,6 @@
 """The recording: each step's packed events, plus every value the views read kept as Versions.
 
-A step's picture (trace/snapshot.py) is a Snapshot(history, step) that reads these Versions at
+A step's picture (recording/snapshot.py) is a Snapshot(history, step) that reads these Versions at
 that step: building it copies nothing, and memory grows with what changed (blocks, hashes,
 requests that were touched), not with the pool size or the context lengths. Token ids are kept
 once per request in one append-only list. A bounded history (`forget_before`) drops the steps
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from blockviz.trace.events import Event, ProbesOf, unpack_events
-from blockviz.trace.versions import Versions
+from blockviz.recording.events import Event, ProbesOf, unpack_events
+from blockviz.recording.versions import Versions
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +109,9 @@ class History:
         self.seqs: dict[int, SeqHistory] = {}   # in arrival order
         self.next_back, self.next_front = 0, 0  # order keys: a queue lists its requests by key
         # step -> blocks whose value, free-queue ticket or map entry that step wrote: what a picture
-        # of the whole pool re-reads to go from one step to the next (trace/columns.py)
+        # of the whole pool re-reads to go from one step to the next (recording/columns.py)
         self.changed: dict[int, array] = {}
-        self.columns_kept: dict = {}            # step -> PoolColumns, kept by trace/columns.py
+        self.columns_kept: dict = {}            # step -> PoolColumns, kept by recording/columns.py
 
     # --- writing ----------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Facts about the past that a view at step s needs, gathered once as frames arrive.
 
-Views must not rescan every frame on each cursor move; a TraceIndex reads each new frame once.
+Views must not rescan every frame on each cursor move; a RecordingIndex reads each new frame once.
 """
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -8,8 +8,8 @@ from typing import Sequence
 
 import numpy as np
 
-from blockviz.trace.events import CacheProbe, HashRegistered
-from blockviz.trace.frame import Frame
+from blockviz.recording.events import CacheProbe, HashRegistered
+from blockviz.recording.frame import Frame
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class ProbeSet:
     admitted: bool                  # the request was allocated and scheduled in that step
 
 
-class TraceIndex:
+class RecordingIndex:
 
     def __init__(self):
         self.upto = 0                                # frames read so far
@@ -55,7 +55,7 @@ class TraceIndex:
 
 def admission_probes(timeline, seq_id: int, step: int | None = None) -> tuple[CacheProbe, ...]:
     """The CacheProbe events of the frame where the request was last admitted (at or before step)."""
-    index = TraceIndex()
+    index = RecordingIndex()
     index.update(timeline.frames)
     found = index.latest(seq_id, timeline.cursor if step is None else step, admitted_only=True)
     return found.probes if found else ()

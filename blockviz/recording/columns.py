@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from blockviz.trace.history import History
+from blockviz.recording.history import History
 
 KEPT = 8           # steps whose columns a History keeps (a view steps back and forth around one)
 KEPT_BYTES = 64 * 2**20  # and at most this much of them: 27 bytes a block, 4M blocks make 108 MB a step

@@ -5,9 +5,9 @@ from blockviz.config import Config
 from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence
 from blockviz.sampling_params import SamplingParams
-from blockviz.trace import events as ev
-from blockviz.trace.instrumented import RecordingBlockManager, RecordingScheduler
-from blockviz.trace.probe import probe_chain
+from blockviz.recording import events as ev
+from blockviz.recording.instrumented import RecordingBlockManager, RecordingScheduler
+from blockviz.recording.probe import probe_chain
 
 B = 2
 EOS = 0
@@ -185,7 +185,7 @@ def test_probe_chain_with_a_known_chain_is_the_same_walk():
     from blockviz.engine.block_manager import BlockManager
     from blockviz.engine.sequence import Sequence
     from blockviz.sampling_params import SamplingParams
-    from blockviz.trace.probe import chain_of, probe_chain
+    from blockviz.recording.probe import chain_of, probe_chain
     bm = BlockManager(8, 4)
     first = Sequence([1, 2, 3, 4, 5, 6, 7, 8, 9], SamplingParams(max_tokens=2), block_size=4)
     bm.allocate(first, bm.can_allocate(first))

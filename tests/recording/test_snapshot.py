@@ -2,7 +2,7 @@
 import gc
 
 from blockviz.sim import Simulator
-from blockviz.trace.snapshot import FreeQueue
+from blockviz.recording.snapshot import FreeQueue
 
 
 def test_free_queue_compares_and_reads_like_a_tuple():

@@ -1,7 +1,7 @@
 """Typed events: one per BlockManager, Scheduler or model operation.
 
 Every event is a frozen msgspec Struct with a `kind` name and a small integer tag, so a step's
-events pack into a few bytes each (the recording keeps them packed, see trace/history.py) and
+events pack into a few bytes each (the recording keeps them packed, see recording/history.py) and
 round-trip through JSON by name (`to_dict` / `event_from_dict`).
 """
 from typing import ClassVar, Union

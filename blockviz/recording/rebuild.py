@@ -1,4 +1,4 @@
-"""Frames on demand: replay a session's recorded inputs through the instrumented engine.
+"""Frames on demand, rebuilt: a session's recorded inputs run again through the instrumented engine.
 
 A live session runs nano-vllm's plain Scheduler (with its block policy's BlockManager,
 blockviz.policies) and logs only its inputs: which requests arrived when, and which token each
@@ -19,12 +19,12 @@ from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.policies import Policy
 from blockviz.sampling_params import SamplingParams
-from blockviz.trace import events as ev
-from blockviz.trace.frame import Frame
-from blockviz.trace.history import BlockView, History, SeqHistory
-from blockviz.trace.instrumented import RecordingScheduler
-from blockviz.trace.keyframe import restore
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording import events as ev
+from blockviz.recording.frame import Frame
+from blockviz.recording.history import BlockView, History, SeqHistory
+from blockviz.recording.instrumented import RecordingScheduler
+from blockviz.recording.keyframe import restore
+from blockviz.recording.snapshot import Snapshot
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,7 @@ class Recorder:
         return ev.ProbesOf(seq_id)
 
 
-class Replayer:
+class Rebuilder:
     """Moves forward only, recording one step of the History per recorded step."""
 
     def __init__(self, config: Config, free_order: list[int] | None, policy: str | Policy = "nano-vllm"):
@@ -164,15 +164,15 @@ class Replayer:
         self.recorder = Recorder(self.history, self.scheduler, self.seqs)
 
     @classmethod
-    def resumed(cls, config: Config, policy: str | Policy, keyframe, where: str) -> "Replayer":
-        """A replay that goes on from a trace's keyframe (trace/keyframe.py) instead of step 0."""
-        replayer = cls(config, None, policy)
-        replayer.seqs.update(restore(replayer.scheduler, keyframe, config, where))
+    def resumed(cls, config: Config, policy: str | Policy, keyframe, where: str) -> "Rebuilder":
+        """A replay that goes on from a trace's keyframe (recording/keyframe.py) instead of step 0."""
+        rebuilder = cls(config, None, policy)
+        rebuilder.seqs.update(restore(rebuilder.scheduler, keyframe, config, where))
         labels = {s.seq_id: s.label for s in keyframe.seqs}
         arrived = {s.seq_id: s.arrived for s in keyframe.seqs}
-        replayer.history = history_of(replayer.scheduler, replayer.seqs, labels, keyframe.keyframe, arrived)
-        replayer.recorder = Recorder(replayer.history, replayer.scheduler, replayer.seqs)
-        return replayer
+        rebuilder.history = history_of(rebuilder.scheduler, rebuilder.seqs, labels, keyframe.keyframe, arrived)
+        rebuilder.recorder = Recorder(rebuilder.history, rebuilder.scheduler, rebuilder.seqs)
+        return rebuilder
 
     def arrive(self, arrivals: list[Arrival]):
         for a in arrivals:
@@ -264,26 +264,26 @@ class HistoryFrames(SequenceABC):
 
 class LazyFrames(SequenceABC):
     """The frames of a live session or a loaded trace, replayed the first time they are read. A
-    trace with keyframes (trace/keyframe.py) resumes from the latest one before a far step."""
+    trace with keyframes (recording/keyframe.py) resumes from the latest one before a far step."""
 
     JUMP = 200  # steps: a keyframe at least this far past the replayed end is worth starting from
 
     def __init__(self, session):
         self.session = session
-        self.replayer: Replayer | None = None
+        self.rebuilder: Rebuilder | None = None
         self.resumed_at: int | None = None  # the keyframe the replay started from (None: step 0)
         self.cache = FrameCache()
 
     def reset(self):
-        self.replayer = None
+        self.rebuilder = None
         self.resumed_at = None
         self.cache.clear()
 
     @property
     def first_step(self) -> int:
-        if self.replayer is None or self.resumed_at is not None:
+        if self.rebuilder is None or self.resumed_at is not None:
             return 0  # a trace's keyframes reach every step
-        return self.replayer.history.first_step
+        return self.rebuilder.history.first_step
 
     def __len__(self) -> int:
         return self.session.num_steps + 1
@@ -310,29 +310,29 @@ class LazyFrames(SequenceABC):
         self.reset()
         k = self.keyframe_before(step)
         if k is not None:
-            self.replayer, self.resumed_at = Replayer.resumed(s.config, s.policy, *s.keyframe(k)), k
+            self.rebuilder, self.resumed_at = Rebuilder.resumed(s.config, s.policy, *s.keyframe(k)), k
             return
-        self.replayer = Replayer(s.config, s.free_order, s.policy)
+        self.rebuilder = Rebuilder(s.config, s.free_order, s.policy)
         first_arrivals = s.step_records[0].arrivals if s.step_records else s.pending_arrivals
-        self.replayer.first_frame(first_arrivals)
+        self.rebuilder.first_frame(first_arrivals)
 
     def build(self, step: int) -> History:
         """Replay up to `step` (no further) and return the History that holds it."""
         s = self.session
         try:
-            if self.replayer is None:
+            if self.rebuilder is None:
                 self.start(step)
             else:
-                built = self.replayer.history.num_steps - 1
+                built = self.rebuilder.history.num_steps - 1
                 before = self.resumed_at is not None and step <= self.resumed_at
                 k = self.keyframe_before(step) if step > built else None
                 if before or (k is not None and k >= built + self.JUMP):
                     self.start(step)
-            history = self.replayer.history
+            history = self.rebuilder.history
             while history.num_steps <= step:
-                self.replayer.step(s.step_records[history.num_steps - 1 - s.records_dropped])
+                self.rebuilder.step(s.step_records[history.num_steps - 1 - s.records_dropped])
         except Exception as e:  # a live run replays exactly; a file may not (its author edited it)
-            at = self.replayer.history.num_steps if self.replayer is not None else step
+            at = self.rebuilder.history.num_steps if self.rebuilder is not None else step
             self.reset()
             raise s.replay_error(at, e) from None
         return history

@@ -7,12 +7,12 @@ from dataclasses import dataclass, fields, is_dataclass
 
 from blockviz.brief import brief
 from blockviz.diy.compare import StepResult
-from blockviz.diy.culprit import TracedCall
+from blockviz.diy.culprit import LoggedCall
 from blockviz.diy.state import BlockValues, RequestState, State
 
 MAX_DEPTH = 12
 MAX_ITEMS = 1_000_000  # in one collection: a pool's token ids are far fewer
-RECORDS = (StepResult, State, BlockValues, RequestState, TracedCall)
+RECORDS = (StepResult, State, BlockValues, RequestState, LoggedCall)
 ATOMS = (int, float, str, bool, type(None))
 
 

@@ -5,9 +5,9 @@ can also run its engine when the cursor steps past the recorded end.
 """
 from typing import Callable
 
-from blockviz.trace.events import Event
-from blockviz.trace.frame import Frame
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.events import Event
+from blockviz.recording.frame import Frame
+from blockviz.recording.snapshot import Snapshot
 
 Listener = Callable[[int], None]
 

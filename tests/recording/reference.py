@@ -1,6 +1,6 @@
 """An independent full copy of an engine's state, in the plain form Snapshot.plain() gives.
 
-Written from the BlockManager's and Scheduler's own attributes, with nothing from blockviz.trace,
+Written from the BlockManager's and Scheduler's own attributes, with nothing from blockviz.recording,
 so a recording bug cannot sit on both sides of a comparison. is_prefill and scheduled describe
 the step rather than the state, so they are taken from the picture under test (`like`)."""
 

@@ -9,11 +9,11 @@ import msgspec
 
 from blockviz.checks import MAX_SIM_BLOCKS, MAX_TOKEN_ID
 from blockviz.char_tokenizer import CharTokenizer
-from blockviz.trace import events as ev
-from blockviz.trace.format import FORMAT, PieceTokenizer, TraceError, payload_from_dict
-from blockviz.trace.history import BlockView, History, SeqHistory
-from blockviz.trace.replay import HistoryFrames
-from blockviz.trace.timeline import Timeline
+from blockviz.recording import events as ev
+from blockviz.recording.format import FORMAT, PieceTokenizer, TraceError, payload_from_dict
+from blockviz.recording.history import BlockView, History, SeqHistory
+from blockviz.recording.rebuild import HistoryFrames
+from blockviz.recording.timeline import Timeline
 
 STATUSES = ("waiting", "running", "finished")
 

@@ -1,11 +1,11 @@
 """The learner's side of a check runs in a child process forked from the kernel (so classes defined
 in notebook cells come along) under a wall-clock and a memory limit, and sends back plain values
-only (plain.py): the parent computes the engine's side and every comparison itself.
+only (plain_values.py): the parent computes the engine's side and every comparison itself.
 
 Whatever the learner's code does then stays in the child: a hang, a sleep, a C loop, sys.settrace(None),
 a bare except that swallows the instruction cut, os._exit, a crash, a patch of the checker or of the
 engine's classes. The parent stops waiting after STEP_SECONDS without a message, kills the child and
-says where it was (whereabouts.py) with the stack faulthandler wrote just before.
+says where it was (position.py) with the stack faulthandler wrote just before.
 """
 import faulthandler
 import gc
@@ -25,7 +25,7 @@ import warnings
 from typing import Callable, Iterator
 
 from blockviz.diy.faults import HERE, Fault, described, frames_of
-from blockviz.diy.whereabouts import WHERE
+from blockviz.diy.position import WHERE
 
 STEP_SECONDS = 10.0       # the longest an engine step of the learner's code may take, on the wall clock
 GRACE_SECONDS = 1.0       # after the child's own watchdog wrote its stack

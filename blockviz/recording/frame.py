@@ -1,8 +1,8 @@
 """One step as the views read it: its events, the picture after it, what only the live run knew."""
 from dataclasses import dataclass
 
-from blockviz.trace.events import Event
-from blockviz.trace.snapshot import Snapshot
+from blockviz.recording.events import Event
+from blockviz.recording.snapshot import Snapshot
 
 
 @dataclass(frozen=True)

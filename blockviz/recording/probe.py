@@ -1,7 +1,7 @@
 """Explain a can_allocate call block by block, without changing anything."""
 from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence
-from blockviz.trace.events import CacheProbe
+from blockviz.recording.events import CacheProbe
 
 
 def chain_of(bm: BlockManager, seq: Sequence) -> list[tuple[int, list[int]]]:

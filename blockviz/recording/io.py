@@ -4,11 +4,11 @@ Format 2 is JSON Lines: a header line (the engine's config, the free queue it st
 tokenizer, the block policy), then one line per step with what the live run decided (the requests
 that arrived before it, the token each scheduled request sampled) and what only the live run knew
 (model events, K/V values), and now and then a keyframe line: the whole engine at the end of a step
-(trace/keyframe.py). The engine is deterministic, so replaying those inputs rebuilds every event
+(recording/keyframe.py). The engine is deterministic, so replaying those inputs rebuilds every event
 and picture exactly, from step 0 or from the keyframe before the step asked for. A session that
 records to a file (`record_to=`) appends each step's line as it runs, so a crash loses at most the
 step being written. A loaded trace keeps the raw lines and replays them only as far as a view reads
-(trace/replay.py), so loading costs one pass of validation, not a replay.
+(recording/rebuild.py), so loading costs one pass of validation, not a replay.
 
 Format 1 (one JSON document with a full picture per step) still loads.
 """
@@ -27,11 +27,11 @@ from blockviz.jsonfile import decode_json
 from blockviz.checks import MAX_SIM_BLOCKS, MAX_TOKEN_ID
 from blockviz.policies import Policy, get as get_policy, names as policy_names
 from blockviz.sampling_params import SamplingParams
-from blockviz.trace.events import KVWritten, StepTimed, event_from_dict
-from blockviz.trace.format import FORMAT, PieceTokenizer, TraceError, payload_from_dict, payload_to_dict
-from blockviz.trace.keyframe import KeyframeLine, keyframe_of
-from blockviz.trace.replay import Arrival, LazyFrames, StepRecord
-from blockviz.trace.timeline import Timeline
+from blockviz.recording.events import KVWritten, StepTimed, event_from_dict
+from blockviz.recording.format import FORMAT, PieceTokenizer, TraceError, payload_from_dict, payload_to_dict
+from blockviz.recording.keyframe import KeyframeLine, keyframe_of
+from blockviz.recording.rebuild import Arrival, LazyFrames, StepRecord
+from blockviz.recording.timeline import Timeline
 
 VERSION = 2
 MAX_TRACE_BYTES = 2 << 30  # a trace is read whole (its lines are kept): a 1M-step recording is a few hundred MB
@@ -263,7 +263,7 @@ def read_regular(path: Path, limit: int | None = None) -> bytes:
         raw = f.read(limit + 1)
     if len(raw) > limit:
         raise TraceError(f"{path}: larger than {limit >> 20} MB, more than a trace this blockviz loads "
-                         f"(blockviz.trace.io.MAX_TRACE_BYTES)")
+                         f"(blockviz.recording.io.MAX_TRACE_BYTES)")
     return raw
 
 
@@ -418,5 +418,5 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
 
 
 def load_v1(text: str, source: str) -> Timeline:
-    from blockviz.trace.v1 import timeline_from_v1
+    from blockviz.recording.v1 import timeline_from_v1
     return timeline_from_v1(decode_json(text, Any, f"{source}: not a blockviz trace", TraceError), source)

@@ -16,8 +16,8 @@ from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import Sequence
 from blockviz.policies.scheduler import PolicyScheduler
 from blockviz.sampling_params import SamplingParams
-from blockviz.trace import events as ev
-from blockviz.trace.instrumented import RecordingScheduler
+from blockviz.recording import events as ev
+from blockviz.recording.instrumented import RecordingScheduler
 
 from tests.engine.test_scheduler import engine_state
 

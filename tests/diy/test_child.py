@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from blockviz.diy import apart, check, limit, lockstep
+from blockviz.diy import child, check, limit, lockstep
 from blockviz.engine.block_manager import BlockManager
 from tests.diy.test_check import WRITTEN
 from tests.diy.wrong import WRONG
@@ -17,7 +17,7 @@ from tests.diy.wrong import WRONG
 
 @pytest.fixture(autouse=True)
 def quick(monkeypatch):
-    monkeypatch.setattr(apart, "STEP_SECONDS", 0.5)
+    monkeypatch.setattr(child, "STEP_SECONDS", 0.5)
     monkeypatch.setattr(limit, "MAX_INSTRUCTIONS", 20_000)
 
 
@@ -130,7 +130,7 @@ def test_ending_or_crashing_the_process_is_reported(cls, message):
 
 
 def test_the_child_has_a_memory_limit(monkeypatch):
-    monkeypatch.setattr(apart, "MEMORY_BYTES", 256 << 20)
+    monkeypatch.setattr(child, "MEMORY_BYTES", 256 << 20)
     report = check(Greedy, "decode", workloads=1)
     assert (report.fault.kind, report.fault.message) == ("raised", "MemoryError")
 

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from blockviz.diy.assemble import CallLog, assemble
 from blockviz.diy.compare import StepResult
-from blockviz.diy.culprit import Trace
+from blockviz.diy.culprit import PoolCallLog
 from blockviz.diy.faults import Fault, Stop, engine_raised
 from blockviz.diy.limit import LineLimit, codes_of
 from blockviz.diy.pictures import Pictures
@@ -15,7 +15,7 @@ from blockviz.config import Config
 from blockviz.engine.block_manager import BlockManager
 from blockviz.policies import Policy
 from blockviz.policies.scheduler import PolicyScheduler
-from blockviz.trace.events import Scheduled
+from blockviz.recording.events import Scheduled
 from blockviz.workload import Request, add
 
 
@@ -45,8 +45,8 @@ class Side:
     def __init__(self, learner: type, checked: tuple[str, ...], seeded: SeededWorkload, pictures: bool,
                  reference: type = BlockManager):
         self.log = CallLog()
-        self.trace = Trace() if pictures else None  # the run that draws the pictures also finds the method at fault
-        block_manager, self.missing = assemble(learner, checked, self.log, seeded.hash_values, self.trace,
+        self.pool_log = PoolCallLog() if pictures else None  # the run that draws the pictures also finds the method at fault
+        block_manager, self.missing = assemble(learner, checked, self.log, seeded.hash_values, self.pool_log,
                                                 reference)
         self.limit = LineLimit(codes_of(learner, BlockManager))
         order = seeded.workload.free_order
@@ -66,8 +66,8 @@ class Side:
     def step(self) -> tuple[StepResult | None, Fault | None]:
         """One engine step: what it did, or what stopped the learner's code."""
         self.log.calls.clear()
-        if self.trace is not None:
-            self.trace.calls.clear()
+        if self.pool_log is not None:
+            self.pool_log.calls.clear()
         failed = None
         try:
             with self.limit.step():

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz.sim import Simulator
-from blockviz.trace.format import TraceError
-from blockviz.trace.io import TraceWriter, load_trace
-from tests.trace.test_history import run_and_copy, same, workloads
+from blockviz.recording.format import TraceError
+from blockviz.recording.io import TraceWriter, load_trace
+from tests.recording.test_history import run_and_copy, same, workloads
 
 
 def without_finished_before(copy: dict, resumed: dict | None) -> dict:
@@ -54,7 +54,7 @@ def test_a_cold_seek_to_the_end_replays_only_from_the_last_keyframe(tmp_path):
     loaded = load_trace(path)
     assert loaded.last_step == sim.last_step > 40
     frame = loaded.seek(loaded.last_step)
-    history = loaded.frames.replayer.history
+    history = loaded.frames.rebuilder.history
     assert loaded.frames.resumed_at == max(k for k in loaded.keyframe_steps if k < loaded.last_step)
     assert history.num_steps - history.first_step <= 11  # at most the steps after that keyframe
     assert frame.snapshot.free_block_ids == sim.snapshot(sim.last_step).free_block_ids

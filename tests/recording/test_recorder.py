@@ -4,8 +4,8 @@ import random
 import pytest
 
 from blockviz.sim import Simulator
-from blockviz.trace import events as ev
-from tests.trace.reference import engine_picture
+from blockviz.recording import events as ev
+from tests.recording.reference import engine_picture
 
 
 def busy_sim(seed: int = 0, num_requests: int = 24) -> Simulator:

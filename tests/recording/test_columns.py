@@ -4,8 +4,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz import Simulator
-from blockviz.trace import columns as columns_module
-from blockviz.trace.columns import columns_at
+from blockviz.recording import columns as columns_module
+from blockviz.recording.columns import columns_at
 
 
 def live_run(num_blocks: int, block_size: int, prompts: list[tuple[str, int]], history: int | None = None):

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from blockviz.scenarios import load_scenario
 from blockviz.sim import Simulator
-from blockviz.trace.io import TraceError, load_trace, payload_from_dict, payload_to_dict
+from blockviz.recording.io import TraceError, load_trace, payload_from_dict, payload_to_dict
 
 
 @pytest.fixture
@@ -289,7 +289,7 @@ def test_only_regular_files_are_read_and_refused_at_once(tmp_path):
 
 
 def test_a_file_larger_than_the_cap_is_refused(sim, tmp_path, monkeypatch):
-    from blockviz.trace import io
+    from blockviz.recording import io
     path = tmp_path / "t.jsonl"
     sim.save(path)
     monkeypatch.setattr(io, "MAX_TRACE_BYTES", path.stat().st_size - 1)

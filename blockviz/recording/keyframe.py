@@ -11,7 +11,7 @@ from blockviz.checks import MAX_TOKEN_ID
 from blockviz.config import Config
 from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.sampling_params import SamplingParams
-from blockviz.trace.format import TraceError
+from blockviz.recording.format import TraceError
 
 
 class SeqState(msgspec.Struct, array_like=True):

@@ -1,4 +1,4 @@
-"""The engine's own methods as text, and "break it" variants made from that text: one line of the
+"""The engine's own methods as text, and "break it" mutants made from that text: one line of the
 engine's method changed, so a lesson's broken version can never drift from the engine it breaks."""
 import inspect
 import linecache
@@ -13,7 +13,7 @@ def source(method: str, cls: type = BlockManager) -> str:
     return textwrap.dedent(inspect.getsource(getattr(cls, method)))
 
 
-def variant(name: str, method: str, old: str, new: str) -> type:
+def mutant(name: str, method: str, old: str, new: str) -> type:
     """A BlockManager subclass called `name` whose `method` is the engine's with `old` replaced by
     `new` (ValueError when the engine's method has no `old`). Its source is kept for tracebacks."""
     text = source(method)

@@ -12,8 +12,8 @@ from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.policies import Policy, with_free_queue
 from blockviz.policies.scheduler import PolicyScheduler
-from blockviz.trace import events as ev
-from blockviz.trace.probe import chain_of, probe_chain
+from blockviz.recording import events as ev
+from blockviz.recording.probe import chain_of, probe_chain
 
 Emit = Callable[[ev.Event], None]
 
