@@ -76,4 +76,4 @@ def test_the_two_pages_need_two_ports(tiny_model, capsys):
 def test_the_class_page_in_chinese():
     from blockviz.demo.classroom import page_html
     page = page_html("zh")
-    assert '<html lang="zh-CN">' in page and "课堂页面" in page and "等待老师的引擎" in page
+    assert '<html lang="zh-CN">' in page and "课堂页面" in page and "等待老师：老师打开 JupyterLab" in page
