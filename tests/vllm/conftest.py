@@ -45,7 +45,7 @@ def vllm_server(tmp_path_factory):
     cmd = [sys.executable, "-m", "blockviz", "vllm", "serve", "--port", str(port), "--events", events,
            "--replay", replay, "--blocks", str(BLOCKS), "--dev-mode", "--log", str(log)]
     process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal)
     server = RealServer(f"http://127.0.0.1:{port}", events, replay, log, process)
     deadline = time.monotonic() + 600
     for line in process.stdout:
@@ -64,6 +64,12 @@ def vllm_server(tmp_path_factory):
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=60) == 0
     assert not _group_alive(vllm_group), "vLLM's engine outlived `blockviz vllm serve`"
+
+
+def _ctrl_c_as_in_a_terminal() -> None:
+    # A test run started in the background (`cmd &` in a script) inherits SIGINT ignored, and so would the
+    # server, which then could not be stopped the way a terminal stops it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _is_vllm(proc: Path, parent: int) -> bool:
