@@ -7,27 +7,15 @@ here until it is justified, and a difference that is gone must leave the list. T
 applied before diffing is the package name (`nanovllm.` -> `blockviz.` in imports). The same
 differences are summed up for readers in docs/ARCHITECTURE.md, "Differences from nano-vllm".
 """
-import difflib
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.engine.upstream import COMMIT, ROOT as UPSTREAM, text
+from tests.upstream_copy import BLOCKVIZ, Allowed, KeptCopy
 
-BLOCKVIZ = Path(__file__).resolve().parents[2] / "blockviz"
 FILES = ["engine/block_manager.py", "engine/scheduler.py", "engine/sequence.py", "engine/model_runner.py",
          "layers/sampler.py"]
-
-
-@dataclass(frozen=True)
-class Allowed:
-    """blockviz's `file` has `new` (whole lines, each ending in a newline; "" when it drops them)
-    where nano-vllm's has its lines `lines` = (first, last), 1-based; (n, n - 1) inserts before line n."""
-    file: str
-    lines: tuple[int, int]
-    why: str
-    new: str
 
 
 ALLOWED = [
@@ -286,36 +274,20 @@ def argmax_rows(x: torch.Tensor) -> torch.Tensor:
 ]
 
 
-def differences(file: str, root: Path = BLOCKVIZ) -> list[tuple[str, tuple[int, int], str]]:
-    """(file, nano-vllm's lines, blockviz's text there) for each place the two files differ."""
-    ours = (root / file).read_text(encoding="utf-8").splitlines()
-    theirs = text("nanovllm/" + file).replace("nanovllm.", "blockviz.").splitlines()
-    opcodes = difflib.SequenceMatcher(None, theirs, ours, autojunk=False).get_opcodes()
-    return [(file, (i1 + 1, i2), "".join(line + "\n" for line in ours[j1:j2]))
-            for tag, i1, i2, j1, j2 in opcodes if tag != "equal"]
+def upstream(file: str) -> str:
+    return text("nanovllm/" + file).replace("nanovllm.", "blockviz.")
 
 
-def unlisted_and_gone(root: Path = BLOCKVIZ) -> tuple[list, list]:
-    """The differences ALLOWED does not list, and the listed ones that are no longer there."""
-    found = [d for file in FILES for d in differences(file, root)]
-    listed = [(a.file, a.lines, a.new) for a in ALLOWED]
-    return [d for d in found if d not in listed], [d for d in listed if d not in found]
-
-
-def entry(file: str, lines: tuple[int, int], new: str) -> str:
-    """A difference written as an ALLOWED entry, to paste in with its reason."""
-    return f"    Allowed({file!r}, {lines},\n            'WHY',\n            '''\\\n{new}'''),"
+KEPT = KeptCopy(FILES, upstream, ALLOWED)
 
 
 def test_every_difference_from_nano_vllm_is_listed_and_every_listed_one_exists():
-    unlisted, gone = unlisted_and_gone()
-    assert not unlisted, "differences from nano-vllm that ALLOWED does not list:\n" + "\n".join(entry(*d) for d in unlisted)
-    assert not gone, f"ALLOWED lists differences that no longer exist: {[(f, lines) for f, lines, _ in gone]}"
+    problems = KEPT.problems("nano-vllm")
+    assert not problems, problems
 
 
 def test_every_entry_says_why_and_is_listed_once():
-    assert all(a.why.strip() and a.file in FILES for a in ALLOWED)
-    assert len({(a.file, a.lines) for a in ALLOWED}) == len(ALLOWED)
+    assert KEPT.entries_are_sound()
 
 
 def test_engine_holds_only_nano_vllms_files():
@@ -329,16 +301,6 @@ def test_the_pinned_files_are_nano_vllms():
     assert "from nanovllm.engine.sequence import Sequence" in text("nanovllm/engine/block_manager.py")
 
 
-def copy_of_blockviz(tmp_path: Path, file: str, old: str, new: str) -> Path:
-    for f in FILES:
-        (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / f).write_text((BLOCKVIZ / f).read_text(encoding="utf-8"), encoding="utf-8")
-    source = (tmp_path / file).read_text(encoding="utf-8")
-    assert old in source
-    (tmp_path / file).write_text(source.replace(old, new, 1), encoding="utf-8")
-    return tmp_path
-
-
 @pytest.mark.parametrize("file, old, new, unlisted, gone", [
     # one comment more is unlisted
     ("engine/scheduler.py", "        # prefill\n", "        # prefill\n        # a note\n",
@@ -348,5 +310,5 @@ def copy_of_blockviz(tmp_path: Path, file: str, old: str, new: str) -> Path:
 ], ids=["a new line", "a difference gone"])
 def test_the_check_sees_a_new_line_and_a_difference_gone(tmp_path, file, old, new, unlisted, gone):
     """The check's own reference: one edit to a copy of blockviz's engine files, and what it finds."""
-    found_unlisted, found_gone = unlisted_and_gone(copy_of_blockviz(tmp_path, file, old, new))
+    found_unlisted, found_gone = KEPT.unlisted_and_gone(KEPT.edited(tmp_path, file, old, new))
     assert found_unlisted == unlisted and [(f, lines) for f, lines, _ in found_gone] == gone
