@@ -13,6 +13,7 @@ class Policy:
     block_manager: type[BlockManager]
     follows: str    # the upstream source it follows, by project and file
     records: bool = True   # the recording's events describe its decisions exactly (the player can step it)
+    keyframes: bool = True  # a trace's keyframe (recording/keyframe.py: blocks, hash map, queues) holds all its state
 
     def __str__(self) -> str:
         return self.name

@@ -177,4 +177,4 @@ class SglangBlockManager(BlockManager):
 POLICY = Policy("sglang", SglangBlockManager,
                 "SGLang 0.5.23: python/sglang/srt/mem_cache/radix_cache.py (RadixCache._insert_cache, checkpoint, "
                 "evict), the scheduler's prefix match and release of finished and retracted requests",
-                records=False)
+                keyframes=False)   # its tree is not in a keyframe: a trace replays from step 0

@@ -148,10 +148,102 @@ class StepTimed(Event, tag=15):
     num_tokens: int
 
 
+# --- SGLang's radix tree (policy "sglang", recording/instrumented_radix.py) -------------------------
+# Pages are blocks; a node is named by its number in the tree (0: the root, then in creation order);
+# times are the tree's own ticks counted from 1 in the order they were taken, so an eviction order
+# reads the same in any replay.
+
+class PageFreed(Event, tag=17):
+    """A page went back to the free queue's tail (_deallocate_block): a page no request holds that
+    the tree gave up (an evicted leaf's) or never held (a duplicate given up at insert)."""
+    kind: ClassVar[str] = "page_freed"
+    seq_id: int
+    block_id: int
+
+
+class PageReleased(Event, tag=18):
+    """deallocate dropped one reference to a page. freed: it joined the free queue's tail; else it
+    stays out of it, held by another request or cached by the tree (ref_count 0, evictable)."""
+    kind: ClassVar[str] = "page_release"
+    seq_id: int
+    block_id: int
+    ref_count: int
+    freed: bool
+
+
+class PageDeduplicated(Event, tag=19):
+    """An insert found entry `index` of the request's block table already in the tree on another
+    page: the table points at the tree's page now, and its own page is given up (PageFreed, before)."""
+    kind: ClassVar[str] = "page_dedup"
+    seq_id: int
+    index: int
+    own: int
+    tree: int
+
+
+class NodeInserted(Event, tag=20):
+    """insert hung a new leaf below `parent`: the edge's tokens and their pages."""
+    kind: ClassVar[str] = "node_insert"
+    seq_id: int
+    node: int
+    parent: int
+    token_ids: tuple[int, ...]
+    pages: tuple[int, ...]
+    accessed: int
+    created: int
+    hit_count: int
+
+
+class NodeSplit(Event, tag=21):
+    """A match or an insert ended inside `node`'s edge: a new node `new` takes its first `length`
+    tokens (its place under the parent, its lock and hit count), and `node` hangs below it."""
+    kind: ClassVar[str] = "node_split"
+    seq_id: int
+    node: int
+    new: int
+    length: int
+    accessed: int
+    created: int
+
+
+class NodeTouched(Event, tag=22):
+    """A match or an insert walked down to `node`: it and every node above it were accessed at `time`."""
+    kind: ClassVar[str] = "node_touch"
+    seq_id: int
+    node: int
+    time: int
+
+
+class NodesHit(Event, tag=23):
+    """An insert counted one more hit on these nodes (past what the request inserted before)."""
+    kind: ClassVar[str] = "nodes_hit"
+    seq_id: int
+    nodes: tuple[int, ...]
+
+
+class LockChanged(Event, tag=24):
+    """inc_lock_ref (+1) or dec_lock_ref (-1) on `node`: the lock count of it and every node above it."""
+    kind: ClassVar[str] = "lock"
+    seq_id: int
+    node: int
+    delta: int
+
+
+class LeafEvicted(Event, tag=25):
+    """evict took this leaf out of the tree (its pages given back before, PageFreed)."""
+    kind: ClassVar[str] = "leaf_evict"
+    seq_id: int
+    node: int
+
+
+TREE_EVENTS = (NodeInserted, NodeSplit, NodeTouched, NodesHit, LockChanged, LeafEvicted)
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (RequestAdded, CacheProbe, CanAllocate, BlockAllocated, BlockRevived,
                               BlockShared, HashRegistered, BlockReleased, FreedToHead, BlockAppended, Scheduled,
-                              Preempted, TokenSampled, Finished, KVWritten, StepTimed)
+                              Preempted, TokenSampled, Finished, KVWritten, StepTimed, PageFreed, PageReleased,
+                              PageDeduplicated, *TREE_EVENTS)
 }
 
 

@@ -46,6 +46,12 @@ class SeqHistory:
         self.epoch: list[int] = []  # the current allocation's block ids, appended as the table grows
         self.length = 0             # how many of them are in the table now
 
+    def table_rewritten(self):
+        """An entry of the table changed in place (policy "sglang": an insert points it at the tree's
+        page, events.PageDeduplicated): the next update keeps the table as a new list, since the
+        current one is shared with the versions before."""
+        self.length = -1
+
     def num_tokens(self, step: int) -> int:
         return self.num_prompt_tokens + bisect_right(self.kept, step)
 
@@ -66,7 +72,7 @@ class SeqHistory:
             return
         if n == 0:
             self.epoch = []
-        elif length == 0 or n < length:  # a new allocation (after a release, or the first)
+        elif length <= 0 or n < length:  # a new allocation (after a release, or the first), or a rewritten table
             self.epoch = list(block_table)
         else:
             self.epoch.extend(block_table[length:])
@@ -112,6 +118,10 @@ class History:
         # of the whole pool re-reads to go from one step to the next (recording/columns.py)
         self.changed: dict[int, array] = {}
         self.columns_kept: dict = {}            # step -> PoolColumns, kept by recording/columns.py
+        # a policy with a radix tree (policy "sglang"): its (page_size, eviction policy), and per node
+        # that ever existed its NodeView over time (None once evicted), see recording/radix_tree.py
+        self.tree_config: tuple[int, str] | None = None
+        self.tree_nodes: dict[int, Versions] = {}
 
     # --- writing ----------------------------------------------------------------------------
 
@@ -161,6 +171,13 @@ class History:
         if block_id != -1:
             self._changed(step, block_id)
         versions.set(step, block_id)
+
+    def set_node(self, step: int, node_id: int, view):
+        """The radix tree's node `node_id` after this step: a NodeView, or None (evicted)."""
+        versions = self.tree_nodes.get(node_id)
+        if versions is None:
+            versions = self.tree_nodes[node_id] = Versions()
+        versions.set(step, view)
 
     def add_seq(self, seq: SeqHistory):
         self.seqs[seq.seq_id] = seq
@@ -227,6 +244,11 @@ class History:
         view = versions.at(step) if versions is not None else None
         return view if view is not None else BlockView(block_id, 0, -1, ())
 
+    def tree_nodes_at(self, step: int) -> list:
+        """The radix tree's nodes at this step (NodeViews)."""
+        found = (versions.at(step) for versions in self.tree_nodes.values())
+        return [view for view in found if view is not None]
+
     def ticket(self, block_id: int, step: int) -> int:
         versions = self.tickets.get(block_id)
         ticket = versions.at(step) if versions is not None else None
@@ -252,6 +274,10 @@ class History:
         for h in [h for h, v in self.hashes.items() if v.last == -1 and v.last_step <= step]:
             del self.hashes[h]  # out of the map since before the window: no kept step can see it
         for versions in self.hashes.values():
+            versions.forget_before(step)
+        for node_id in [i for i, v in self.tree_nodes.items() if v.last is None and v.last_step <= step]:
+            del self.tree_nodes[node_id]  # evicted before the window
+        for versions in self.tree_nodes.values():
             versions.forget_before(step)
         for seq_id in [i for i, s in self.seqs.items() if s.status.last == "finished" and s.status.last_step < step]:
             del self.seqs[seq_id]

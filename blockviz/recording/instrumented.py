@@ -12,7 +12,9 @@ from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.policies import Policy, with_free_queue
 from blockviz.policies.scheduler import PolicyScheduler
+from blockviz.policies.sglang import SglangBlockManager
 from blockviz.recording import events as ev
+from blockviz.recording.instrumented_radix import RadixRecording
 from blockviz.recording.probe import chain_of, probe_chain
 
 Emit = Callable[[ev.Event], None]
@@ -143,8 +145,11 @@ class Recording:
 
 @cache
 def recording_class(block_manager: type[BlockManager]) -> type[BlockManager]:
-    """The recording's BlockManager over a policy's class (one class per policy)."""
-    return type(f"Recording{block_manager.__name__}", (Recording, block_manager), {"__module__": __name__})
+    """The recording's BlockManager over a policy's class (one class per policy); over SGLang's
+    tree, with the tree's own events (instrumented_radix.py)."""
+    bases = (RadixRecording, Recording) if issubclass(block_manager, SglangBlockManager) else (Recording,)
+    return type(f"Recording{block_manager.__name__}", (*bases, block_manager),
+                {"__module__": __name__, "policy_class": block_manager})
 
 
 RecordingBlockManager = recording_class(BlockManager)   # over nano-vllm's own

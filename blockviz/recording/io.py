@@ -146,6 +146,8 @@ class TraceWriter:
         self.line(data)
 
     def keyframe_due(self, step: int) -> bool:
+        if not self.session.policy.keyframes:
+            return False   # its state is more than a keyframe holds (SGLang's tree): replayed from step 0
         gap = step - self.last_keyframe
         if self.keyframe_every is not None:
             return gap >= self.keyframe_every
@@ -382,6 +384,9 @@ def load_lines(lines: list[str], source: str, complete: bool = True) -> Timeline
                 break
             raise
         if is_keyframe:
+            if not get_policy(header.policy).keyframes:
+                raise TraceError(f"{source}: line {number}: a trace of policy {header.policy!r} has no keyframes "
+                                 "(a keyframe does not hold its radix tree)")
             if line.keyframe != len(steps) or pending or not steps:
                 raise TraceError(f"{source}: line {number}: a keyframe follows the line of its step "
                                  f"(expected keyframe {len(steps)}, got {line.keyframe})")

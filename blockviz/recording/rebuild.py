@@ -23,7 +23,9 @@ from blockviz.recording import events as ev
 from blockviz.recording.frame import Frame
 from blockviz.recording.history import BlockView, History, SeqHistory
 from blockviz.recording.instrumented import RecordingScheduler
+from blockviz.recording.instrumented_radix import RecordingRadixCache
 from blockviz.recording.keyframe import restore
+from blockviz.recording.radix_tree import RecordedTree, views_of
 from blockviz.recording.snapshot import Snapshot
 
 
@@ -64,6 +66,7 @@ def outgrown(scheduler: Scheduler) -> list[Sequence]:
     return [scheduler.waiting[0]] if scheduler.waiting else []
 
 
+TREE_EVENTS = frozenset(ev.TREE_EVENTS)
 STATUS_NAMES = {status: status.name.lower() for status in SequenceStatus}
 RUNNING, WAITING = SequenceStatus.RUNNING, SequenceStatus.WAITING
 
@@ -79,6 +82,25 @@ class Recorder:
     def __init__(self, history: History, scheduler: Scheduler, seqs: dict[int, Sequence]):
         self.history, self.scheduler, self.seqs = history, scheduler, seqs
         self.tokens_of: dict[int, tuple[list, tuple]] = {}  # block id -> (its token list, that list as a tuple)
+        self.tree = self.start_tree()
+
+    def start_tree(self) -> RecordedTree | None:
+        """A policy with a radix tree (policy "sglang"): the tree as the events rebuild it, from the
+        engine's tree now (an instrumented one is new: its root only), written into the History."""
+        cache = getattr(self.scheduler.block_manager, "tree", None)
+        if cache is None:
+            return None
+        h, step = self.history, self.history.num_steps
+        h.tree_config = (cache.page_size, cache.eviction_policy)
+        views = views_of(cache)
+        if isinstance(cache, RecordingRadixCache):
+            assert len(views) == 1, "the recording starts from an empty tree (a policy with a tree has no keyframes)"
+            tree = RecordedTree(cache.page_size, cache.eviction_policy)   # its root's ticks are 1 and 2, as there
+        else:   # a picture of a live engine (history_of): the tree as it is
+            tree = RecordedTree.from_views(views, cache.page_size, cache.eviction_policy)
+        for view in tree.views():
+            h.set_node(step, view.node_id, view)
+        return tree
 
     def block_view(self, block) -> BlockView:
         known = self.tokens_of.get(block.block_id)
@@ -89,6 +111,7 @@ class Recorder:
     def record(self, events: list[ev.Event], touched_blocks, payload: dict | None = None):
         h, bm, step = self.history, self.scheduler.block_manager, self.history.num_steps
         seq_ids, hashes = {}, set()  # requests the step changed: the scheduled ones first, in order
+        nodes = set()                # the radix tree's nodes the step changed
         kept = []                    # the step's events, each request's probes folded (see fold)
         probes: list[ev.CacheProbe] = []
         for e in events:  # by type, most common first: a decode step is mostly TokenSampled
@@ -125,12 +148,26 @@ class Recorder:
             elif kind is ev.Preempted:
                 seq_ids[e.seq_id] = None
                 h.to_front(step, e.seq_id)
+            elif kind in TREE_EVENTS:
+                nodes.update(self.tree.apply(e))
+            elif kind is ev.PageFreed:
+                h.join_free_queue(step, e.block_id)
+            elif kind is ev.PageReleased:
+                if e.freed:
+                    h.join_free_queue(step, e.block_id)
+                seq_ids[e.seq_id] = None
+            elif kind is ev.PageDeduplicated:
+                seq_ids[e.seq_id] = None
+                h.seqs[e.seq_id].table_rewritten()
         if probes:
             kept.append(self.fold(probes, step))
         for block_id in touched_blocks:
             h.set_block(step, self.block_view(bm.blocks[block_id]))
         for hh in hashes:
             h.set_hash(step, hh, bm.hash_to_block_id.get(hh, -1))
+        for node_id in nodes:
+            node = self.tree.nodes.get(node_id)
+            h.set_node(step, node_id, None if node is None else node.view())
         seqs, histories = self.seqs, h.seqs
         for seq_id in seq_ids:
             seq, history = seqs[seq_id], histories[seq_id]

@@ -16,6 +16,7 @@ import numpy as np
 from blockviz.recording.columns import PoolColumns, columns_at
 from blockviz.recording.events import Scheduled
 from blockviz.recording.history import EMPTY_TABLE, BlockView, History, SeqHistory
+from blockviz.recording.radix_tree import RecordedTree
 
 __all__ = ["BlockView", "FreeQueue", "SeqView", "Snapshot"]
 
@@ -246,6 +247,15 @@ class Snapshot:
         return HashMap(self.history, self.step)
 
     @cached_property
+    def tree(self) -> RecordedTree | None:
+        """The radix tree at this step, under a policy that decides with one ("sglang"; None under
+        the others): SglangBlockManager.tree's picture, built from the nodes alive at this step."""
+        config = self.history.tree_config
+        if config is None:
+            return None
+        return RecordedTree.from_views(self.history.tree_nodes_at(self.step), *config)
+
+    @cached_property
     def waiting(self) -> tuple[int, ...]:
         return self.history.queue("waiting", self.step)
 
@@ -275,7 +285,8 @@ class Snapshot:
 
     def plain(self) -> dict:
         """Everything the picture says, as plain values (for comparisons and saving)."""
-        return {"step": self.step, "block_size": self.block_size,
+        tree = {} if self.tree is None else {"tree": self.tree.plain()}
+        return tree | {"step": self.step, "block_size": self.block_size,
                 "blocks": [(b.ref_count, b.hash, tuple(b.token_ids)) for b in self.blocks],
                 "free": self.free_block_ids, "used": sorted(self.used_block_ids),
                 "map": dict(self.hash_to_block_id), "seqs": [q.plain() for q in self.seqs.values()],
