@@ -77,8 +77,8 @@ class Session(Timeline):
                              f"(got {config.num_kvcache_blocks}; -1 is only resolved by a model runner)")
         self.policy = get_policy(policy)
         if (record or record_to is not None) and not self.policy.records:
-            raise ValueError(f"the {self.policy.name!r} policy cannot be recorded yet (its radix tree has no "
-                             "events in the recording); pass record=False")
+            raise ValueError(f"the {self.policy.name!r} policy cannot be recorded (the recording's events do not "
+                             "describe its decisions); pass record=False")
         self.scheduler = PolicyScheduler(config, self.policy)
         self.seqs: dict[int, Sequence] = {}
         self.labels: dict[int, str] = {}

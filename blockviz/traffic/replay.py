@@ -15,7 +15,7 @@ workload like every other (blockviz.workload), played by the one driver.
 - policy: a block policy by name (blockviz.policies.names()): "nano-vllm", nano-vllm's
   BlockManager, or "vllm", the same with vLLM's block rules (blockviz/policies/vllm.py: unhashed
   blocks freed to the head of the free queue, blocks registered when scheduled), or "sglang",
-  SGLang's radix tree deciding the pages (blockviz/policies/sglang.py; not recordable yet).
+  SGLang's radix tree deciding the pages (blockviz/policies/sglang.py).
 - A pool of FAST_FREE_QUEUE_BLOCKS blocks or more gets an OrderedFreeQueue
   (blockviz/policies/free_queue.py): the same order as nano-vllm's deque, with the O(1) remove a
   pool of 100 000 blocks needs.

@@ -37,7 +37,7 @@ def show(timeline, view: str = "dashboard", lang: str = "en", **options):
     over a blockviz.traffic curve (capacity_widget.py). The views are registry.py's table."""
     if view == CAPACITY:
         return registry.widget(registry.CAPACITY_VIEWS, view)(timeline, lang=lang, **options)
-    if view == "radix":   # SGLang's tree of a live session under policy "sglang" (radix_widget.py)
+    if view == "radix":   # SGLang's tree under policy "sglang", at a recorded step or live (radix_widget.py)
         return registry.widget(registry.RADIX_VIEWS, view)(timeline, lang=lang, **options)
     from blockviz.vllm.watch import Watch
     if isinstance(timeline, Watch):   # a blockviz.vllm watch: its own views

@@ -4,7 +4,7 @@ from typing import Callable, Iterable
 from blockviz.i18n import t
 from blockviz.text import short_hash
 from blockviz.recording import events as ev
-from blockviz.views.svg import svg_document, text, text_width
+from blockviz.views.svg import clip, svg_document, text, text_width, visible
 
 Decode = Callable[[tuple[int, ...]], str]
 MAX_LINES = 200  # a big prefill emits thousands of events; the log shows the first ones and a count
@@ -39,6 +39,8 @@ def narrate(event: ev.Event, labels: dict[int, str], lang: str = "en", decode: D
             return t("ev.allocate", lang, seq=seq, block=event.block_id, extra=extra)
         case ev.BlockRevived():
             return t("ev.revive", lang, seq=seq, block=event.block_id, hash=short_hash(event.hash))
+        case ev.BlockShared() if event.hash == -1:   # policy "sglang": a page found in the radix tree
+            return t("ev.tree_hit", lang, seq=seq, block=event.block_id, ref=event.ref_count)
         case ev.BlockShared():
             return t("ev.share", lang, seq=seq, block=event.block_id, hash=short_hash(event.hash), ref=event.ref_count)
         case ev.HashRegistered():
@@ -69,6 +71,37 @@ def narrate(event: ev.Event, labels: dict[int, str], lang: str = "en", decode: D
             return t("ev.kv_write", lang, n=len(event.slots), layers=event.num_layers, slots=slots)
         case ev.StepTimed():
             return t("ev.step_time", lang, ms=f"{event.seconds * 1000:.2f}", n=event.num_tokens)
+    return _narrate_tree(event, seq, lang, decode)
+
+
+def _ids(ids: tuple[int, ...], shown: int = 8) -> str:
+    return "[" + " ".join(map(str, ids[:shown])) + (" …" if len(ids) > shown else "") + "]"
+
+
+def _narrate_tree(event: ev.Event, seq: str, lang: str, decode: Decode | None) -> str:
+    """The events of policy "sglang": its pages and its radix tree (recording/instrumented_radix.py)."""
+    match event:
+        case ev.PageFreed():
+            return t("ev.page_freed", lang, block=event.block_id)
+        case ev.PageReleased():
+            extra = t("ev.page_joins", lang) if event.freed else t("ev.page_cached", lang) if event.ref_count == 0 else ""
+            return t("ev.release", lang, seq=seq, block=event.block_id, ref=event.ref_count, extra=extra)
+        case ev.PageDeduplicated():
+            return t("ev.page_dedup", lang, seq=seq, i=event.index, own=event.own, tree=event.tree)
+        case ev.NodeInserted():
+            tokens = f"“{clip(visible(decode(event.token_ids)), 24)}”" if decode else _ids(event.token_ids)
+            return t("ev.node_insert", lang, seq=seq, node=event.node, parent=event.parent, n=len(event.token_ids),
+                     tokens=tokens, pages=", ".join(f"#{p}" for p in event.pages))
+        case ev.NodeSplit():
+            return t("ev.node_split", lang, node=event.node, new=event.new, n=event.length)
+        case ev.NodeTouched():
+            return t("ev.node_touch", lang, seq=seq, node=event.node, time=event.time)
+        case ev.NodesHit():
+            return t("ev.nodes_hit", lang, nodes=", ".join(map(str, event.nodes)))
+        case ev.LockChanged():
+            return t("ev.lock_inc" if event.delta > 0 else "ev.lock_dec", lang, seq=seq, node=event.node)
+        case ev.LeafEvicted():
+            return t("ev.leaf_evict", lang, seq=seq, node=event.node)
     raise ValueError(f"no narration for event kind {event.kind!r}")
 
 

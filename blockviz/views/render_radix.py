@@ -10,6 +10,9 @@ A GPU-sized pool holds tens of thousands of nodes: at most max_nodes rows are dr
 (a parent before its children, so every drawn node's parent is drawn too) with a note of how many
 are left out, as the pool view folds its blocks. Every row carries data-* attributes with the
 node's id, lock count and eviction rank, so tests and pages read the picture, not its pixels.
+
+`cache` is a live RadixCache or a recorded step's tree (Snapshot.tree, recording/radix_tree.py:
+RecordedTree, with the same attribute names), so the view draws the tree at any step of a recording.
 """
 from itertools import islice
 from typing import Callable, Iterator

@@ -106,9 +106,15 @@ def test_generated_tokens_and_a_partial_page_hit_at_page_size_one():
     assert hits["nano-vllm"] == 4, hits        # the block [1, 2, 3, 4]; [g1, g2, g3] is a partial last block
 
 
-def test_recording_is_refused_with_a_clear_error():
-    with pytest.raises(ValueError, match="'sglang' policy cannot be recorded yet"):
-        Simulator(policy="sglang")
+def test_it_is_recorded_without_keyframes_and_a_policy_that_is_not_is_refused():
+    from dataclasses import replace
+    from blockviz.policies import get
+    sim = Simulator(num_blocks=8, block_size=2, policy="sglang")   # records by default (tests/recording/test_radix_recording.py)
+    sim.add([1, 2, 3], max_tokens=2)
+    sim.run()
+    assert sim.snapshot(sim.last_step).tree is not None and get("sglang").keyframes is False
+    with pytest.raises(ValueError, match="'sglang' policy cannot be recorded"):
+        Simulator(policy=replace(get("sglang"), records=False))
 
 
 def test_a_shipped_trace_replays_under_sglang():

@@ -58,3 +58,22 @@ def test_event_log_svg_has_one_line_per_event_and_a_cap(lifecycle):
     assert len([g for g in capped.iter() if "data-kind" in g.attrib]) == 5
     assert f"… and {len(events) - 5} more" in texts(capped)
     assert "nothing happened" in texts(parse(render_events((), {})))
+
+
+def test_an_sglang_run_is_narrated_with_its_tree_and_pages():
+    from blockviz.sim import Simulator
+    sim = Simulator(num_blocks=8, block_size=2, policy="sglang", rule="count")
+    for prompt in ([1, 2, 3, 4, 5], [1, 2, 3, 4, 6], [7, 7, 7, 7, 7, 7], [1, 2, 9, 9, 9]):
+        sim.add(prompt, max_tokens=4, ignore_eos=True)
+    sim.run()
+    lines = {e.kind: narrate(e, sim.labels, "en") for s in range(sim.last_step + 1) for e in sim.events(s)}
+    for s in range(sim.last_step + 1):
+        for e in sim.events(s):
+            assert narrate(e, sim.labels, "zh")
+    assert "in the radix tree" in lines["share"] and "hash" not in lines["share"]
+    assert "split: node" in lines["node_split"] and "leaves the tree" in lines["leaf_evict"]
+    assert "[1 2 3 4]" in narrate(ev.NodeInserted(0, 1, 0, (1, 2, 3, 4), (5, 6), 3, 4, 1), LABELS)
+    assert "“ab”" in narrate(ev.NodeInserted(0, 1, 0, (1, 2), (5,), 3, 4, 1), LABELS, decode=lambda ids: "ab")
+    assert "stays in the radix tree" in narrate(ev.PageReleased(0, 3, 0, False), LABELS)
+    assert "joins the free queue" in narrate(ev.PageReleased(0, 3, 0, True), LABELS)
+    assert "unlocks node 4" in narrate(ev.LockChanged(0, 4, -1), LABELS)
