@@ -1,6 +1,6 @@
 """Simulator steps per second with recording on and off, on one fixed random workload.
 
-    .venv/bin/python bench/engine.py [--requests 64] [--repeats 3]
+    .venv/bin/python bench/engine.py [--requests 64] [--repeats 3] [--policy nano-vllm]
 
 The workload: requests drawn from a few shared system prompts plus random suffixes, a pool
 small enough that decode preempts, and a token budget small enough to chunk prefills.
@@ -24,9 +24,9 @@ def workload(num_requests: int, seed: int = 0) -> list[tuple[list[int], int]]:
     return requests
 
 
-def run(requests, record: bool) -> tuple[float, int, int, float]:
+def run(requests, record: bool, policy: str = "nano-vllm") -> tuple[float, int, int, float]:
     sim = Simulator(num_blocks=96, block_size=8, max_num_seqs=32, max_num_batched_tokens=256,
-                    rule="count", record=record)
+                    rule="count", record=record, policy=policy)
     for prompt, max_tokens in requests:
         sim.add(prompt, max_tokens=max_tokens, ignore_eos=True)
     preempted, replay_rate = 0, 0.0
@@ -45,16 +45,17 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=64)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--policy", default="nano-vllm", help="the block policy (blockviz.policies.names())")
     args = parser.parse_args()
     requests = workload(args.requests)
     best = {True: 0.0, False: 0.0}
     best_replay = 0.0
     for _ in range(args.repeats):
         for record in (False, True):
-            rate, steps, preempted, replay_rate = run(requests, record)
+            rate, steps, preempted, replay_rate = run(requests, record, args.policy)
             best[record] = max(best[record], rate)
             best_replay = max(best_replay, replay_rate)
-    print(f"workload: {args.requests} requests, {steps} steps, {preempted} preemptions")
+    print(f"workload: {args.requests} requests, {steps} steps, {preempted} preemptions (policy {args.policy})")
     print(f"recording off: {best[False]:8.0f} steps/s")
     print(f"recording on:  {best[True]:8.0f} steps/s")
     print(f"ratio on/off:  {best[True] / best[False]:.2f}  (goal >= 0.90)")

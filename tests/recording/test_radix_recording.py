@@ -66,12 +66,12 @@ workloads = st.lists(st.tuples(st.integers(0, 4), st.lists(st.integers(0, 2), mi
                                st.integers(1, 5)), min_size=1, max_size=7)
 
 
-def run_live(arrivals, num_blocks: int, block_size: int, budget: int) -> tuple[Simulator, list[dict]]:
+def run_live(arrivals, num_blocks: int, block_size: int, budget: int, **options) -> tuple[Simulator, list[dict]]:
     """Each request arrives at its step; after every step the live engine's tree, pool and tables."""
     longest = max(len(p) + n for _, p, n in arrivals)
     num_blocks = max(num_blocks, -(-longest // block_size))
     sim = Simulator(num_blocks=num_blocks, block_size=block_size, policy="sglang", rule="count",
-                    max_num_batched_tokens=budget)
+                    max_num_batched_tokens=budget, **options)
     bm = sim.scheduler.block_manager
     seen = []
 
@@ -201,3 +201,13 @@ def test_the_recording_engine_decides_as_the_plain_one():
     seqs, _ = scheduler.schedule()
     assert [type(e) for e in events].count(ev.CanAllocate) == 2
     assert [s.block_table for s in seqs] == [[0, 1], [2, 3]]
+
+
+
+@settings(max_examples=20, deadline=None)
+@given(workloads, st.integers(1, 3), st.integers(3, 12), st.integers(1, 6))
+def test_a_bounded_history_keeps_the_trees_and_pools_of_its_window(arrivals, block_size, num_blocks, history):
+    sim, live = run_live(arrivals, num_blocks, block_size, 16, history=history)
+    assert sim.last_step - sim.first_step <= history + max(1, history // 4)
+    for step in range(sim.first_step, sim.last_step + 1):
+        assert recorded(sim.snapshot(step)) == live[step], f"step {step}"
