@@ -194,7 +194,7 @@ class RadixRecording:
             self._releasing = set()
         try:
             self.policy_class.deallocate(self, seq)
-            freed = self._releasing
+            freed = self._releasing if self._releasing is not None else set()
         finally:
             self._releasing, self._release_next = None, False
         for block_id in reversed(self._table):
