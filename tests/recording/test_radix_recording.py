@@ -3,7 +3,11 @@ is the live engine's tree (shape, edge tokens, pages, lock counts, hit counts, t
 access and creation times, the eviction order), and the pool (free queue, page states, ref counts,
 block tables) the live BlockManager's; a saved trace loads and replays the same frames; stepping
 back and forth gives the same frames."""
+from dataclasses import replace
+
 from hypothesis import given, settings, strategies as st
+
+from blockviz.policies import Policy, get
 
 from blockviz.policies.sglang import SglangBlockManager
 from blockviz.recording import events as ev
@@ -62,15 +66,31 @@ def tables_of(seqs) -> dict:
     return {i: (tuple(s.block_table), s.num_cached_tokens) for i, s in seqs.items()}
 
 
-workloads = st.lists(st.tuples(st.integers(0, 4), st.lists(st.integers(0, 2), min_size=1, max_size=12),
-                               st.integers(1, 5)), min_size=1, max_size=7)
+def shared(prefixes: list[list[int]], requests: list[tuple]) -> list[tuple[int, list[int], int]]:
+    """(arrival step, prompt, max_tokens): prompts start with one of a few prefixes, so edges split."""
+    return [(at, prefixes[k % len(prefixes)] + suffix, n) for at, k, suffix, n in requests]
 
 
-def run_live(arrivals, num_blocks: int, block_size: int, budget: int, **options) -> tuple[Simulator, list[dict]]:
+workloads = st.builds(shared, st.lists(st.lists(st.integers(0, 2), max_size=8), min_size=1, max_size=3),
+                      st.lists(st.tuples(st.integers(0, 4), st.integers(0, 2),
+                                         st.lists(st.integers(0, 2), min_size=1, max_size=8), st.integers(1, 5)),
+                               min_size=1, max_size=7))
+
+
+def evicting_by(eviction_policy: str) -> Policy:
+    """Policy "sglang" with the tree evicting by another of SGLang's strategies (not registered)."""
+    if eviction_policy == "lru":
+        return get("sglang")
+    cls = type(f"Sglang_{eviction_policy}", (SglangBlockManager,), {"eviction_policy": eviction_policy})
+    return replace(get("sglang"), block_manager=cls)
+
+
+def run_live(arrivals, num_blocks: int, block_size: int, budget: int, eviction: str = "lru",
+             **options) -> tuple[Simulator, list[dict]]:
     """Each request arrives at its step; after every step the live engine's tree, pool and tables."""
     longest = max(len(p) + n for _, p, n in arrivals)
     num_blocks = max(num_blocks, -(-longest // block_size))
-    sim = Simulator(num_blocks=num_blocks, block_size=block_size, policy="sglang", rule="count",
+    sim = Simulator(num_blocks=num_blocks, block_size=block_size, policy=evicting_by(eviction), rule="count",
                     max_num_batched_tokens=budget, **options)
     bm = sim.scheduler.block_manager
     seen = []
@@ -103,17 +123,18 @@ def recorded(snapshot) -> dict:
             "tables": tables_of(held)}
 
 
-@settings(max_examples=60, deadline=None)
-@given(workloads, st.integers(1, 4), st.integers(3, 20), st.integers(2, 30))
+@settings(max_examples=300, deadline=None)
+@given(workloads, st.integers(1, 4), st.integers(3, 20), st.integers(1, 30),
+       st.sampled_from(["lru", "lru", "lfu", "fifo", "mru", "filo", "priority", "slru"]))
 def test_the_tree_and_pool_rebuilt_from_the_recording_are_the_live_ones_at_every_step(
-        arrivals, block_size, num_blocks, budget):
-    sim, live = run_live(arrivals, num_blocks, block_size, budget)
+        arrivals, block_size, num_blocks, budget, eviction):
+    sim, live = run_live(arrivals, num_blocks, block_size, budget, eviction)
     assert sim.last_step == len(live) - 1
     for step in [*range(sim.last_step, -1, -1), *range(sim.last_step + 1)]:   # back from the end, then forward
         assert recorded(sim.snapshot(step)) == live[step], f"step {step}"
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(workloads, st.integers(1, 3), st.integers(3, 12))
 def test_a_saved_trace_loads_and_replays_the_same_frames(tmp_path_factory, arrivals, block_size, num_blocks):
     sim, _ = run_live(arrivals, num_blocks, block_size, 16)
@@ -204,10 +225,19 @@ def test_the_recording_engine_decides_as_the_plain_one():
 
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(workloads, st.integers(1, 3), st.integers(3, 12), st.integers(1, 6))
 def test_a_bounded_history_keeps_the_trees_and_pools_of_its_window(arrivals, block_size, num_blocks, history):
     sim, live = run_live(arrivals, num_blocks, block_size, 16, history=history)
     assert sim.last_step - sim.first_step <= history + max(1, history // 4)
     for step in range(sim.first_step, sim.last_step + 1):
         assert recorded(sim.snapshot(step)) == live[step], f"step {step}"
+
+
+def test_a_session_that_does_not_record_pictures_its_tree_now():
+    sim = Simulator(num_blocks=8, block_size=2, policy="sglang", rule="count", record=False)
+    for prompt in ([1, 2, 3, 4, 5], [1, 2, 3, 4, 6], [1, 2, 9, 9, 9]):
+        sim.add(prompt, max_tokens=3, ignore_eos=True)
+    for _ in range(4):
+        sim.step()
+        assert canonical(sim.snapshot().tree) == canonical(sim.scheduler.block_manager.tree)
