@@ -33,8 +33,8 @@ class Simulator(Session):
 
     Limits (blockviz/checks.py): num_blocks <= 4 194 304, token ids in 0..2**31-1, and
     prompt + max_tokens <= max_model_len (default 4096, at most 262 144). policy: the block
-    policy by name (blockviz.policies.names(): "nano-vllm", the default, "vllm" or "sglang", which
-    is not recorded yet: pass record=False).
+    policy by name (blockviz.policies.names(): "nano-vllm", the default, "vllm" or "sglang", SGLang's
+    radix tree, recorded with its tree: show(sim, "radix") draws it at any step).
 
     >>> sim = Simulator(num_blocks=8, block_size=4)
     >>> _ = sim.add("hello world", max_tokens=3)
