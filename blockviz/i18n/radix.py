@@ -16,6 +16,8 @@ STRINGS: dict[str, dict[str, str]] = {
                    "en.one": "1 more node not drawn (max_nodes={cap})",
                    "zh": "另有 {n} 个节点未画出（max_nodes={cap}）"},
 
+    "dash.radix": {"en": "radix tree", "zh": "基数树"},   # the dashboard's tab (blockviz/views/dashboard.py)
+
     # narration of the recording's events under policy "sglang" (blockviz/views/render_events.py)
     "ev.tree_hit": {"en": "{seq} finds #{block} in the radix tree: ref_count → {ref}",
                     "zh": "{seq}在基数树中找到#{block}：ref_count → {ref}"},

@@ -1,10 +1,12 @@
 """Every view over one timeline: the player on top (it stays in view), then the pool beside the
-selected pane (block_table → slot, hash chain, KV pool, events, metrics) when there is room, one
-above the other when not. The player drives every pane; hidden tabs do no work until shown."""
+selected pane (block_table → slot, hash chain, KV pool, SGLang's radix tree under policy "sglang",
+events, metrics) when there is room, one above the other when not. The player drives every pane;
+hidden tabs do no work until shown."""
 import ipywidgets as w
 
 from blockviz.i18n import t
 from blockviz.views.player import Player
+from blockviz.views.radix_widget import RadixView
 from blockviz.views.render_view import has_kv
 from blockviz.views.widgets import ChainView, EventLog, KVView, MappingView, MetricsView, PoolView, RequestPicker
 
@@ -25,6 +27,9 @@ class Dashboard(w.VBox):
         if has_kv(timeline):
             self.kv = KVView(timeline, lang=lang, active=False, max_height=PANE_HEIGHT, **at)
             tabs.append((self.kv, "dash.kv"))
+        if timeline.snapshot(self.player.step).tree is not None:   # policy "sglang": its radix tree at the step
+            self.radix = RadixView(timeline, lang=lang, active=False, max_height=PANE_HEIGHT, **at)
+            tabs.append((self.radix, "dash.radix"))
         self.events = EventLog(timeline, lang, active=False, max_height=PANE_HEIGHT, **at)
         tabs.append((self.events, "dash.events"))
         self.metrics = MetricsView(timeline, lang, active=False, step=self.player.step, follow=False)

@@ -102,6 +102,8 @@ def test_the_dashboard_and_every_picture_step_an_sglang_recording():
     sim = Simulator(num_blocks=12, block_size=2, policy="sglang")
     workload(sim)
     dash = Dashboard(sim)
+    assert dash.radix in dash.tab_views and not hasattr(Dashboard(Simulator(num_blocks=4, block_size=2)), "radix")
+    dash.tabs.selected_index = dash.tab_views.index(dash.radix)
     radix = show(sim, "radix", step=0)
     while not sim.is_finished():
         dash.player._on_msg(dash.player, {"cmd": "forward"}, [])   # past the recorded end: the engine runs
@@ -110,7 +112,7 @@ def test_the_dashboard_and_every_picture_step_an_sglang_recording():
         dash.player._on_msg(dash.player, {"cmd": "back" if step < sim.last_step else "last"}, [])
         assert dash.step == step and parse(dash.pool.svg).get("data-step") == str(step)
         radix.step = step
-        assert parse(radix.svg).get("data-step") == str(step)
+        assert parse(radix.svg).get("data-step") == str(step) and dash.radix.svg == radix.svg   # the player's tab
         for view in SVG_VIEWS:
             for lang in ("en", "zh"):
                 assert parse(render_view(sim, view, step, lang=lang)).get("data-step") == str(step)
