@@ -6,7 +6,7 @@ late: the last full message and the patches after it."""
 import time
 
 from blockviz.demo.hits import HitLedger
-from blockviz.demo.projector import chain_html, events_html, mapping_html, projector_pool
+from blockviz.demo.projector import chain_svg, events_svg, mapping_svg, projector_pool
 from blockviz.demo.render import Status, Texts, requests_table_html, status_html, totals_html
 from blockviz.views.pool_patch import pool_patch
 from blockviz.views.render_pool import PoolPicture
@@ -35,11 +35,11 @@ class ClassFeed:
         parts = {"header": self.header, "status": status_html(status, lang), "totals": totals_html(self.ledger, lang),
                  "table": requests_table_html(snapshot, s.labels, pending, self.ledger, self.texts,
                                               self.system_ids, lang),
-                 "events": events_html(events, s.labels, lang, s.decode)}
+                 "events": events_svg(events, s.labels, step, lang, s.decode)}
         latest = max((item for item in self.ledger.by_seq.items() if item[1].step <= step and item[0] in snapshot.seqs),
                      key=lambda item: (item[1].step, item[0]), default=None)
-        parts["chain"] = chain_html(s.labels[latest[0]], latest[1], lang) if latest else ""
-        parts["mapping"] = mapping_html(snapshot, latest[0], lang, s.decode) if latest else ""
+        parts["chain"] = chain_svg(snapshot, latest[0], latest[1], lang, s.decode) if latest else ""
+        parts["mapping"] = mapping_svg(snapshot, latest[0], events, lang, s.decode) if latest else ""
         return parts
 
     def message(self, status: Status, full: bool = False) -> dict:
