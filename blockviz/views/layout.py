@@ -31,10 +31,6 @@ class Layout:
         k = self.text / BASE_TEXT
         return length if k == 1 else round(length * k, 1)
 
-    def fit(self, n: int, base: float, size: float) -> int:
-        """How many columns of `size` px text fit where the notebook's layout fits n of `base` px."""
-        return int(n * self.px(base) / size + 1e-9)
-
 
 NOTEBOOK = Layout(title=12, text=11, small=10, glyph=14, line=16, cell=(100, 84), gap=4, pad=8, legend_columns=1,
                   max_events=200, width=800, window_tokens=64, radix_rows=300)

@@ -32,6 +32,7 @@ def render_chain(snapshot: Snapshot, seq_id: int, probes: Sequence[CacheProbe], 
     box_w, box_h, arrow, row_gap = px(BOX_W), px(BOX_H), px(ARROW), px(14)
     per_row = max(1, int((layout.width - 2 * px(10)) // (box_w + arrow)))
     fits = int((layout.width - 2 * px(10)) / (CHAR_WIDTH * size))  # columns of a line of text
+    inside = box_w - 2 * px(6)  # a link's lines, in px
     seq = snapshot.seqs[seq_id]
     B = snapshot.block_size
     tokens = tuple(seq.token_ids if token_ids is None else token_ids)
@@ -65,8 +66,8 @@ def render_chain(snapshot: Snapshot, seq_id: int, probes: Sequence[CacheProbe], 
         ink = style.text
         parts.append(text(x + px(6), y + px(15), f"h{probe.index}{where}", title_size, bold=True, fill=ink))
         parts.append(text(x + box_w - px(6), y + px(16), style.glyph, layout.glyph, anchor="end", fill=ink))
-        parts.append(text(x + px(6), y + px(30), clip(outcome, layout.fit(19, 10, small)), small, fill=ink))
-        parts.append(text(x + px(6), y + px(47), clip(f"“{content}”", layout.fit(18, 11, size)), size, fill=ink))
+        parts.append(text(x + px(6), y + px(30), clip(outcome, int(inside / (CHAR_WIDTH * small))), small, fill=ink))
+        parts.append(text(x + px(6), y + px(47), clip(f"“{content}”", int(inside / (CHAR_WIDTH * size))), size, fill=ink))
         parts.append(text(x + px(6), y + px(63), f"{short_hash(probe.hash, 12)}", size, fill=ink))
         parts.append(text(x + px(6), y + px(80), t("chain.alone", lang, hash=short_hash(alone, 8)), small, fill=ink))
         parts.append("</g>")

@@ -63,8 +63,8 @@ def test_both_layouts_show_the_same_elements(scenario):
 
 
 def test_the_notebooks_lengths_are_the_renderers_own():
-    assert NOTEBOOK.px(38) == 38 and NOTEBOOK.fit(19, 10, NOTEBOOK.small) == 19
-    assert PROJECTOR.px(11) == PROJECTOR.text and PROJECTOR.fit(18, 11, PROJECTOR.text) == 18
+    assert NOTEBOOK.px(38) == 38 and NOTEBOOK.px(12.5) == 12.5
+    assert PROJECTOR.px(11) == PROJECTOR.text
 
 
 def test_a_line_wider_than_the_layout_is_cut_and_whole_on_hover(lifecycle):
