@@ -27,6 +27,8 @@ class ClassFeed:
         self.picture: PoolPicture | None = None
         self.parts: dict[str, str] = {}
         self.prompts_open = False
+        self.cells: dict = {}  # pool_picture's cells, kept from one step to the next
+        self.chain: tuple = (None, "")  # (request, its admission) and its chain: drawn once per admission
 
     def parts_at(self, step: int, status: Status) -> dict[str, str]:
         s, lang = self.engine, self.lang
@@ -38,7 +40,9 @@ class ClassFeed:
                  "events": events_svg(events, s.labels, step, lang, s.decode)}
         latest = max((item for item in self.ledger.by_seq.items() if item[1].step <= step and item[0] in snapshot.seqs),
                      key=lambda item: (item[1].step, item[0]), default=None)
-        parts["chain"] = chain_svg(snapshot, latest[0], latest[1], lang, s.decode) if latest else ""
+        if latest and self.chain[0] != latest:
+            self.chain = (latest, chain_svg(snapshot, latest[0], latest[1], lang, s.decode))
+        parts["chain"] = self.chain[1] if latest else ""
         parts["mapping"] = mapping_svg(snapshot, latest[0], events, lang, s.decode) if latest else ""
         return parts
 
@@ -47,7 +51,7 @@ class ClassFeed:
         self.ledger.update(self.engine)
         step = status.step
         picture = projector_pool(self.engine.snapshot(step), self.engine.events(step), lang=self.lang,
-                                 decode=self.engine.decode)
+                                 decode=self.engine.decode, kept=self.cells)
         parts = self.parts_at(step, status)
         self.version += 1
         message = {"version": self.version, "step": step, "prompts": self.prompts_open}

@@ -43,11 +43,13 @@ def columns_for(num_blocks: int, area: tuple[int, int] = POOL_AREA) -> int:
     return max(range(1, min(num_blocks, 16) + 1), key=scale)
 
 
-def projector_pool(snapshot: Snapshot, events=(), *, lang: str = "en", decode=None) -> PoolPicture:
+def projector_pool(snapshot: Snapshot, events=(), *, lang: str = "en", decode=None,
+                   kept: dict | None = None) -> PoolPicture:
+    """`kept`: pool_picture's cache of cells, kept by the caller from one step to the next."""
     if snapshot.num_blocks > MAX_BLOCKS:
-        return pool_picture(snapshot, events, lang=lang, decode=decode)
+        return pool_picture(snapshot, events, lang=lang, decode=decode, kept=kept)
     return pool_picture(snapshot, events, lang=lang, decode=decode, columns=columns_for(snapshot.num_blocks),
-                        layout=PROJECTOR)
+                        kept=kept, layout=PROJECTOR)
 
 
 def events_svg(events: list[Event], labels: dict[int, str], step: int, lang: str, decode=None) -> str:

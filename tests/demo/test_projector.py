@@ -156,3 +156,21 @@ def test_panels_escape_show_the_admission_and_fit_their_place():
     for svg, room in ((chain, PROJECTOR.width), (log, PROJECTOR.width), (mapping, WIDE)):
         root = parse(svg)
         assert min(font_sizes(root)) >= FONT and int(root.get("width")) <= room + 0.5
+
+
+def test_the_feed_sends_a_chain_again_only_for_a_new_admission():
+    from blockviz.demo.feed import ClassFeed
+    from blockviz.demo.render import Status, Texts
+    sim = Simulator(num_blocks=32, block_size=4)
+    sim.add("a shared prefix and then one", max_tokens=8)
+    feed = ClassFeed(sim, "<h3>h</h3>", (), HitLedger(4), Texts(sim.decode), "en")
+    sent = []
+    for k in range(6):
+        if k == 3:
+            sim.add("a shared prefix and then two", max_tokens=4)
+        sim.step()
+        message = feed.message(Status(sim.cursor, sim.last_step, 0, 0.0, 0, 0, 0, True), full=not sent)
+        sent.append("chain" in message["parts"])
+        drawn = feed.parts_at(sim.cursor, Status(sim.cursor, sim.last_step, 0, 0.0, 0, 0, 0, True))["chain"]
+        assert 'data-view="chain"' in drawn and drawn == feed.parts["chain"]
+    assert sent == [True, False, False, True, False, False]  # the first admission, then the second's
