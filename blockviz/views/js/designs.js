@@ -1,0 +1,98 @@
+// The designs view (views/designs_widget.py): the table of what nano-vllm and SGLang hit, recomputed
+// and evicted for each request, a selector (the rows, a slider, ◀ ▶), and for the request selected
+// each design's cache after it side by side: nano-vllm's pool (whole once, then patched: pool_patch.js)
+// next to SGLang's tree and token pool. Every picture and the table come from Python, escaped there.
+import { applyPatch, showFull } from "./pool_patch.js";
+
+// Asks Python for request `i` (kept within the requests there are).
+export function select(model, i) {
+  const count = model.get("count");
+  const next = Math.min(Math.max(0, Math.round(i)), count - 1);
+  if (next === model.get("selected")) return;
+  model.set("selected", next);
+  model.save_changes();
+}
+
+// Marks the selected request's row and keeps it in view; the controls follow.
+export function showSelected(parts, model) {
+  const i = model.get("selected");
+  for (const row of parts.table.querySelectorAll("tr[data-request]")) {
+    const on = +row.dataset.request === i;
+    row.classList.toggle("bv-selected", on);
+    row.setAttribute("aria-selected", String(on));
+    if (on && row.scrollIntoView) row.scrollIntoView({ block: "nearest" });
+  }
+  if (parts.slider.value !== String(i)) parts.slider.value = String(i);
+  const names = (model.get("labels") || {}).names || [];
+  parts.name.textContent = `${(model.get("labels") || {}).request || "request"} ${names[i] ?? i + 1}`;
+  parts.previous.disabled = i <= 0;
+  parts.next.disabled = i >= model.get("count") - 1;
+}
+
+function button(text, title, onClick) {
+  const b = document.createElement("button");
+  Object.assign(b, { type: "button", textContent: text, title });
+  b.setAttribute("aria-label", title);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function render({ model, el }) {
+  const labels = model.get("labels") || {};
+  const root = document.createElement("div");
+  root.className = "bv-designs-view";
+  const controls = document.createElement("div");
+  controls.className = "bv-designs-controls";
+  const slider = document.createElement("input");
+  Object.assign(slider, { type: "range", min: "0", max: String(model.get("count") - 1), step: "1" });
+  slider.setAttribute("aria-label", labels.request || "request");
+  slider.addEventListener("input", () => select(model, Number(slider.value)));
+  const previous = button("◀", labels.previous || "previous", () => select(model, model.get("selected") - 1));
+  const next = button("▶", labels.next || "next", () => select(model, model.get("selected") + 1));
+  const name = document.createElement("span");
+  name.className = "bv-designs-name";
+  controls.append(previous, slider, next, name);
+  const table = document.createElement("div");
+  table.className = "bv-designs-table";
+  table.innerHTML = model.get("table");
+  table.addEventListener("click", (event) => {
+    const row = event.target.closest && event.target.closest("tr[data-request]");
+    if (row) select(model, +row.dataset.request);
+  });
+  const summary = document.createElement("div");
+  const sides = document.createElement("div");
+  sides.className = "bv-designs-sides";
+  const nano = document.createElement("div");
+  nano.className = "bv-designs-side";
+  nano.dataset.design = "nano-vllm";
+  const sglang = document.createElement("div");
+  sglang.className = "bv-designs-side";
+  sglang.dataset.design = "sglang";
+  sides.append(nano, sglang);
+  root.append(controls, table, summary, sides);
+  el.append(root);
+
+  const parts = { table, slider, previous, next, name };
+  let page = null;
+  const drawFull = () => {
+    const full = model.get("full");
+    if (full && full.svg) page = showFull(nano, full);
+  };
+  const patch = () => {
+    const next = JSON.parse(model.get("patch"));
+    if (next.version === undefined) return;
+    if (page === null || applyPatch(page, next) === "missed") model.send({ full: true });
+  };
+  const update = () => showSelected(parts, model);
+  model.on("change:selected", update);
+  model.on("change:table", () => { table.innerHTML = model.get("table"); update(); });
+  model.on("change:summary", () => { summary.innerHTML = model.get("summary"); });
+  model.on("change:sglang", () => { sglang.innerHTML = model.get("sglang"); });
+  model.on("change:full", drawFull);
+  model.on("change:patch", patch);
+  summary.innerHTML = model.get("summary");
+  sglang.innerHTML = model.get("sglang");
+  drawFull();
+  update();
+}
+export default { render };
