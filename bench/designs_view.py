@@ -3,7 +3,9 @@ pool: the same few hundred requests through nano-vllm and SGLang (designs_after.
 `view.selected = i` (each design's cache after request i drawn: nano-vllm's pool patched from the
 one shown, SGLang's tree and token pool, the summary) stepping ▶ through the requests and jumping
 at random among them. Prints the median, p90 and max per move (the views' goal: p90 <= 50 ms),
-the kB each move sends, and what compare and opening the view cost.
+the kB each move sends, and what compare and opening the view cost. Also prints the browser's
+latencies (median, p90, max from the click to the request drawn) measured by the last
+`pytest tests/browser/test_designs.py` run (out/browser/designs_latency.json).
 
     PYTHONPATH=. .venv/bin/python bench/designs_view.py [--blocks 65536] [--requests 300] [--moves 60]
 
@@ -14,6 +16,7 @@ import argparse
 import json
 import random
 import tracemalloc
+from pathlib import Path
 from statistics import median
 from time import perf_counter
 
@@ -89,6 +92,16 @@ def main() -> None:
         render_after(comparison, i)
         times.append((perf_counter() - start) * 1000)
     print(f"render_after alone, nothing kept: {percentiles(times)}")
+    browser = Path(__file__).resolve().parents[1] / "out" / "browser" / "designs_latency.json"
+    if browser.exists():   # written by tests/browser/test_designs.py
+        runs = json.loads(browser.read_text())
+        load, pool = runs.pop("load"), runs.pop("pool")
+        print(f"browser, ms from the click to the request drawn (last tests/browser/test_designs.py run: {pool}; "
+              f"load average {' to '.join(map(str, load))}):")
+        for name, f in runs.items():
+            print(f"  {name}: median {f['median_ms']} ms, p90 {f['p90_ms']} ms, max {f['max_ms']} ms over {f['moves']} moves")
+    else:
+        print("browser latencies: run `pytest tests/browser/test_designs.py` first (writes out/browser/designs_latency.json)")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ nano-vllm's pool is sent as the pool view sends it (pool_patch.py): whole once, 
 so moving from one request to the next in a GPU-sized pool redraws the blocks that changed; the
 cells drawn are kept from one request to the next (pool_picture's `kept`)."""
 import json
+from collections import OrderedDict
 
 import anywidget
 import traitlets
@@ -18,6 +19,9 @@ from blockviz.views.pool_patch import pool_patch
 from blockviz.views.render_after import AfterPicture, render_after
 from blockviz.views.render_designs import render_designs
 from blockviz.views.render_pool import PoolPicture
+
+
+RECENT = 8   # requests whose pictures are kept: going back and forth between them draws nothing again
 
 
 class DesignsView(anywidget.AnyWidget):
@@ -44,6 +48,7 @@ class DesignsView(anywidget.AnyWidget):
         self.cells: dict = {}                     # pool cells drawn, reused where a block looks the same
         self.picture: PoolPicture | None = None   # the pool the page shows
         self.version = 0
+        self.recent: OrderedDict[int, AfterPicture] = OrderedDict()
         super().__init__(**kwargs)
         with self.hold_sync():
             self.count = len(self.comparison)
@@ -56,7 +61,11 @@ class DesignsView(anywidget.AnyWidget):
         self.refresh()
 
     def draw(self, i: int) -> AfterPicture:
-        return render_after(self.comparison, i, lang=self.lang, kept=self.cells)
+        picture = self.recent.pop(i, None) or render_after(self.comparison, i, lang=self.lang, kept=self.cells)
+        self.recent[i] = picture
+        while len(self.recent) > RECENT:
+            self.recent.popitem(last=False)
+        return picture
 
     def refresh(self) -> None:
         i = min(max(self.selected, 0), self.count - 1)

@@ -110,3 +110,14 @@ def test_a_gpu_sized_pools_marked_blocks_each_have_a_cell():
 
 def test_chinese(plain):
     assert "命中" in render_after(plain, 1, lang="zh").summary
+
+
+def test_the_summary_says_how_many_of_the_requests_nodes_the_tree_leaves_undrawn(plain):
+    whole = render_after(plain, 3)
+    assert "bv-designs-undrawn" not in whole.summary
+    cut = render_after(plain, 3, max_nodes=1)
+    drawn = marked(cut.tree, "data-node")
+    undrawn = len(plain.sglang[3].path) - len(drawn)
+    assert undrawn > 0
+    note = ElementTree.fromstring(cut.summary).find("p[@class='bv-designs-undrawn']")
+    assert note.get("data-undrawn") == str(undrawn) and f"{undrawn} of its {len(plain.sglang[3].path)}" in note.text

@@ -93,6 +93,7 @@ function render({ model, el }) {
   summary.innerHTML = model.get("summary");
   sglang.innerHTML = model.get("sglang");
   drawFull();
+  patch();   // a page opened late: its `full` is old, so the latest patch misses and it asks again
   update();
 }
 export default { render };
