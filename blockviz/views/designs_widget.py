@@ -5,7 +5,12 @@ and evicted per request (render_designs), and for the request selected each desi
 
 nano-vllm's pool is sent as the pool view sends it (pool_patch.py): whole once, then what changed,
 so moving from one request to the next in a GPU-sized pool redraws the blocks that changed; the
-cells drawn are kept from one request to the next (pool_picture's `kept`)."""
+cells drawn are kept from one request to the next (pool_picture's `kept`).
+
+As the pool view does under a player (ahead.py), after each move the widget also sends the requests
+either side ahead (`ahead`: each one's pool patch from the picture shown, summary, tree and pages),
+so the page shows them at once on ◀ ▶, then tells Python; Python's own patch for that move is the
+one sent ahead (the same version), which a page that showed it already finds old and ignores."""
 import json
 from collections import OrderedDict
 
@@ -36,6 +41,8 @@ class DesignsView(anywidget.AnyWidget):
     full = traitlets.Dict().tag(sync=True)        # nano-vllm's pool: {"version": n, "svg": the whole pool}
     patch = traitlets.Unicode("{}").tag(sync=True)  # {"base": b, "version": n, **pool_patch(...)} as JSON text
     sglang = traitlets.Unicode("").tag(sync=True)   # SGLang's tree and token pool
+    # JSON list: {"request": j, "patch": the pool patch from the picture shown, "summary", "sglang"}
+    ahead = traitlets.Unicode("[]").tag(sync=True)
     labels = traitlets.Dict({}).tag(sync=True)
 
     def __init__(self, requests: Comparison | list, num_blocks: int = 16, block_size: int = 4, max_tokens: int = 4,
@@ -47,7 +54,9 @@ class DesignsView(anywidget.AnyWidget):
         self.lang = lang
         self.cells: dict = {}                     # pool cells drawn, reused where a block looks the same
         self.picture: PoolPicture | None = None   # the pool the page shows
-        self.version = 0
+        self.version = 0                          # of the pool picture shown
+        self.versions = 0                         # given out: to the pictures shown and those sent ahead
+        self.sent_ahead: dict[int, tuple[int, str, AfterPicture]] = {}   # request -> (version, patch JSON, picture)
         self.recent: OrderedDict[int, AfterPicture] = OrderedDict()
         super().__init__(**kwargs)
         with self.hold_sync():
@@ -69,20 +78,45 @@ class DesignsView(anywidget.AnyWidget):
 
     def refresh(self) -> None:
         i = min(max(self.selected, 0), self.count - 1)
-        after = self.draw(i)
+        sent = self.sent_ahead.get(i)
+        after = sent[2] if sent else self.draw(i)
         with self.hold_sync():
             self.summary, self.sglang = after.summary, after.tree + after.pages
-            self.show_pool(after.pool)
+            if sent:   # the patch sent ahead, from the picture shown: a page that showed it ignores it now
+                self.version, self.patch, self.picture = sent[0], sent[1], after.pool
+            else:
+                self.show_pool(after.pool)
+        self.send_ahead(i)
+
+    def new_version(self) -> int:
+        self.versions += 1
+        return self.versions
+
+    def patch_to(self, new: PoolPicture) -> tuple[int, dict]:
+        version = self.new_version()
+        return version, {"base": self.version, "version": version, **pool_patch(self.picture, new)}
 
     def show_pool(self, new: PoolPicture) -> None:
         """Whole the first time, then the patch from the picture shown."""
         if self.picture is None:
-            self.version += 1
+            self.version = self.new_version()
             self.full = {"version": self.version, "svg": new.svg()}
         else:
-            base, self.version = self.version, self.version + 1
-            self.patch = json.dumps({"base": base, "version": self.version, **pool_patch(self.picture, new)})
+            self.version, patch = self.patch_to(new)
+            self.patch = json.dumps(patch)
         self.picture = new
+
+    def send_ahead(self, i: int) -> None:
+        """The requests either side of i, ready for the page to show at once."""
+        self.sent_ahead, entries = {}, []
+        for j in (i + 1, i - 1):
+            if 0 <= j < self.count:
+                after = self.draw(j)
+                version, patch = self.patch_to(after.pool)
+                self.sent_ahead[j] = (version, json.dumps(patch), after)
+                entries.append({"request": j, "patch": patch, "summary": after.summary,
+                                "sglang": after.tree + after.pages})
+        self.ahead = json.dumps(entries)
 
     def answer(self, _widget, content: dict, _buffers) -> None:
         """A page that missed a patch (it opened late) asks for the pool whole."""

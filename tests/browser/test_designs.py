@@ -1,6 +1,7 @@
 """The designs view in a real browser: a notebook in JupyterLab shows show(prompts, "designs") over a
 GPU-sized pool (65,536 blocks); chromium steps ▶ through the requests and jumps among them by their
-rows, and after each move the page must show that request: nano-vllm's pool at the step it finished,
+rows (a ▶ pressed once Python has answered the one before, so the next request is there ahead),
+and after each move the page must show that request: nano-vllm's pool at the step it finished,
 its blocks marked as Python marks them (and drawn in the mark's colour by designs.css), SGLang's tree
 and token pool. Saves a screenshot in out/browser/designs.png and the latencies (median, p90, max
 from the click to the request drawn) in out/browser/designs_latency.json, which bench/designs_view.py
@@ -34,21 +35,32 @@ from designs_view import requests
 from blockviz.views import show
 show(requests({n}), "designs", num_blocks={blocks}, block_size={bs}, max_tokens=8)"""
 
-# from the click to the request drawn: the summary names it and nano-vllm's pool shows its step
-MOVE_AND_WAIT = """([selector, request, step]) => new Promise((resolve, reject) => {
+# {shown, answered} in ms from the click: shown, the request drawn (the summary names it and
+# nano-vllm's pool shows its step), up to the next frame; answered, Python has sent the request
+# after it ahead (`next`; null: nothing to wait for), so a ▶ then shows it at once
+MOVE_AND_WAIT = """([selector, request, step, next]) => new Promise((resolve, reject) => {
   const view = document.querySelector('.bv-designs-view');
   const shown = () => view.querySelector('.bv-designs-summary')?.dataset.request === String(request)
     && view.querySelector('[data-design="nano-vllm"] svg')?.dataset.step === String(step);
-  let t0 = null;
-  const observer = new MutationObserver(() => {
-    if (t0 === null || !shown()) return;
-    observer.disconnect();
-    requestAnimationFrame(() => resolve(performance.now() - t0));
-  });
-  observer.observe(view, { subtree: true, childList: true, attributeFilter: ['data-step', 'data-request'] });
+  const answered = () => next === null || (view.dataset.ahead || '').split(' ').includes(String(next));
+  let t0 = null, drawn = null;
+  const check = () => {
+    if (t0 === null) return;
+    if (drawn === null && shown()) {
+      drawn = -1;
+      requestAnimationFrame(() => { drawn = performance.now() - t0; check(); });
+    }
+    if (drawn > 0 && answered()) {
+      observer.disconnect();
+      resolve({ shown: drawn, answered: performance.now() - t0 });
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(view, { subtree: true, childList: true, attributeFilter: ['data-step', 'data-request', 'data-ahead'] });
   setTimeout(() => { observer.disconnect(); reject(new Error('request ' + request + ' not shown')); }, 60000);
   t0 = performance.now();
   view.querySelector(selector).click();
+  check();
 })"""
 
 MARKS = """() => Object.fromEntries([...document.querySelectorAll(
@@ -86,12 +98,17 @@ def test_the_designs_view_follows_each_move_in_jupyterlab(chromium, lab):
     rng = random.Random(0)
     moves = [('button[aria-label="next request"]', i) for i in range(1, STEPS + 1)]
     moves += [(f'tr[data-request="{i}"] td', i) for i in (rng.randrange(REQUESTS) for _ in range(JUMPS))]
-    latencies: dict[str, list[float]] = {"next request": [], "jump by row": []}
+    latencies: dict[str, list[float]] = {"next request": [], "next request, answered": [], "jump by row": []}
     with notebook_page(chromium, lab) as page:
-        page.wait_for_selector('.bv-designs-view [data-design="nano-vllm"] svg[data-view="pool"]', timeout=300_000)
+        page.wait_for_selector('.bv-designs-view[data-ahead="1"] [data-design="nano-vllm"] svg[data-view="pool"]',
+                               timeout=300_000)
         for selector, i in moves:
-            ms = page.evaluate(MOVE_AND_WAIT, [selector, i, comparison.nano_steps[i]])
-            latencies["next request" if selector.startswith("button") else "jump by row"].append(ms)
+            stepping = selector.startswith("button")
+            ms = page.evaluate(MOVE_AND_WAIT, [selector, i, comparison.nano_steps[i],
+                                               i + 1 if stepping and i + 1 < REQUESTS else None])
+            latencies["next request" if stepping else "jump by row"].append(ms["shown"])
+            if stepping:
+                latencies["next request, answered"].append(ms["answered"])
             picture = render_after(comparison, i)
             expected = {str(cell.key): cell.attrs["data-mark"] for cell in picture.pool.cells if "data-mark" in cell.attrs}
             assert page.evaluate(MARKS) == expected, f"request {i}"

@@ -53,4 +53,20 @@ def test_a_gpu_sized_pool_is_patched_request_by_request(pages):
     for i in (1, 2, 3, 0, 3):
         view.selected = i
         assert shows(page, pages, comparison, i)
-    assert view.version == 6   # one full picture, then a patch a move
+
+
+def test_the_buttons_show_the_request_sent_ahead_before_python_answers(pages):
+    comparison = compare(PROMPTS, num_blocks=12, block_size=4)
+    view = DesignsView(comparison, selected=1)
+    page = pages.open(view)
+    assert page.attribute(".bv-designs-view", "data-ahead") == "2 0"
+    with pages.held():   # what the page sends waits: it shows request 2 on its own
+        page.click('button[aria-label="next request"]')
+        assert view.selected == 1 and shows(page, pages, comparison, 2)
+    assert view.selected == 2 and shows(page, pages, comparison, 2)   # Python's patch for the move: old, ignored
+    assert page.attribute(".bv-designs-view", "data-ahead") == "3 1"
+    with pages.held():
+        page.click('button[aria-label="previous request"]')
+        assert shows(page, pages, comparison, 1)
+    page.click('tr[data-request="3"] td')   # a jump: Python draws it
+    assert view.selected == 3 and shows(page, pages, comparison, 3)

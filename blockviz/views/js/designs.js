@@ -2,6 +2,8 @@
 // and evicted for each request, a selector (the rows, a slider, ◀ ▶), and for the request selected
 // each design's cache after it side by side: nano-vllm's pool (whole once, then patched: pool_patch.js)
 // next to SGLang's tree and token pool. Every picture and the table come from Python, escaped there.
+// Python sends the requests either side ahead (`ahead`): ◀ ▶ show one at once when its patch starts
+// from the pool shown, then tell Python, whose patch for the move (the same) the page finds old.
 import { applyPatch, showFull } from "./pool_patch.js";
 
 // Asks Python for request `i` (kept within the requests there are).
@@ -47,8 +49,8 @@ function render({ model, el }) {
   Object.assign(slider, { type: "range", min: "0", max: String(model.get("count") - 1), step: "1" });
   slider.setAttribute("aria-label", labels.request || "request");
   slider.addEventListener("input", () => select(model, Number(slider.value)));
-  const previous = button("◀", labels.previous || "previous", () => select(model, model.get("selected") - 1));
-  const next = button("▶", labels.next || "next", () => select(model, model.get("selected") + 1));
+  const previous = button("◀", labels.previous || "previous", () => move(-1));
+  const next = button("▶", labels.next || "next", () => move(1));
   const name = document.createElement("span");
   name.className = "bv-designs-name";
   controls.append(previous, slider, next, name);
@@ -73,25 +75,54 @@ function render({ model, el }) {
   el.append(root);
 
   const parts = { table, slider, previous, next, name };
-  let page = null;
+  let page = null, ahead = new Map();
+  const written = new Map();   // what each part was last given: the same markup again is not parsed again
+  const write = (part, html) => {
+    if (written.get(part) === html) return;
+    part.innerHTML = html;
+    written.set(part, html);
+  };
+  // which requests sent ahead the page can show at once (for tests and pages to read)
+  const ready = () => {
+    root.dataset.ahead = [...ahead.values()].filter((e) => page && e.patch.base === page.version)
+      .map((e) => e.request).join(" ");
+  };
+  const move = (delta) => {
+    const i = model.get("selected") + delta, entry = ahead.get(i);
+    if (entry && page && entry.patch.base === page.version && applyPatch(page, entry.patch) === "applied") {
+      write(summary, entry.summary);
+      write(sglang, entry.sglang);
+    }
+    select(model, i);
+    showSelected(parts, model);
+    ready();
+  };
   const drawFull = () => {
     const full = model.get("full");
     if (full && full.svg) page = showFull(nano, full);
+    ready();
   };
   const patch = () => {
     const next = JSON.parse(model.get("patch"));
     if (next.version === undefined) return;
     if (page === null || applyPatch(page, next) === "missed") model.send({ full: true });
+    ready();
+  };
+  const readAhead = () => {
+    ahead = new Map(JSON.parse(model.get("ahead") || "[]").map((entry) => [entry.request, entry]));
+    ready();
   };
   const update = () => showSelected(parts, model);
   model.on("change:selected", update);
   model.on("change:table", () => { table.innerHTML = model.get("table"); update(); });
-  model.on("change:summary", () => { summary.innerHTML = model.get("summary"); });
-  model.on("change:sglang", () => { sglang.innerHTML = model.get("sglang"); });
+  model.on("change:summary", () => write(summary, model.get("summary")));
+  model.on("change:sglang", () => write(sglang, model.get("sglang")));
   model.on("change:full", drawFull);
   model.on("change:patch", patch);
-  summary.innerHTML = model.get("summary");
-  sglang.innerHTML = model.get("sglang");
+  model.on("change:ahead", readAhead);
+  write(summary, model.get("summary"));
+  write(sglang, model.get("sglang"));
+  readAhead();
   drawFull();
   patch();   // a page opened late: its `full` is old, so the latest patch misses and it asks again
   update();

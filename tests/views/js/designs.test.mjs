@@ -72,3 +72,23 @@ test("the pool is patched; a patch on another base asks for the pool whole", () 
   model.change("patch", JSON.stringify({ base: 5, version: 6, cells: [] }));
   assert.deepEqual(model.sent, [{ full: true }]);
 });
+
+test("▶ shows the request sent ahead at once when its patch starts from the pool shown", () => {
+  const entry = (request, base) => ({ request, summary: `<div class="bv-designs-summary" data-request="${request}"></div>`,
+                                      sglang: `<svg data-view="radix" data-step="${request}"></svg>`,
+                                      patch: { base, version: 9 + request, cells: [[0, { "data-block-id": "0",
+                                               "data-state": "free", "data-mark": "hit" }, null]] } });
+  const { model, el } = shown({ ahead: JSON.stringify([entry(1, 1), entry(2, 7)]) });
+  assert.equal(el.querySelector(".bv-designs-view").dataset.ahead, "1");   // request 2's patch is on another base
+  el.querySelector('button[aria-label="next request"]').click();
+  assert.equal(model.get("selected"), 1);
+  assert.equal(el.querySelector(".bv-designs-summary").dataset.request, "1");
+  assert.equal(el.querySelector('[data-design="sglang"] svg').dataset.step, "1");
+  assert.equal(el.querySelector('[data-design="nano-vllm"] g[data-block-id="0"]').dataset.mark, "hit");
+  assert.equal(el.querySelector('tr[data-request="1"]').getAttribute("aria-selected"), "true");
+  model.change("patch", JSON.stringify(entry(1, 1).patch));   // Python's patch for the move: the same, old now
+  assert.deepEqual(model.sent, []);
+  el.querySelector('button[aria-label="next request"]').click();   // request 2 was not sent ahead from here
+  assert.equal(model.get("selected"), 2);
+  assert.equal(el.querySelector(".bv-designs-summary").dataset.request, "1");   // it waits for Python
+});
