@@ -47,6 +47,9 @@ class DesignsView(anywidget.AnyWidget):
 
     def __init__(self, requests: Comparison | list, num_blocks: int = 16, block_size: int = 4, max_tokens: int = 4,
                  labels: list[str] | None = None, selected: int = 0, lang: str = "en", **kwargs):
+        if not isinstance(requests, (Comparison, list, tuple)):
+            raise ValueError("the designs view serves requests through both designs: pass a list of prompts (text "
+                             "or token ids), e.g. show(['the cat sat', 'the cat ran'], 'designs', num_blocks=64)")
         self.comparison = requests if isinstance(requests, Comparison) else compare(
             list(requests), num_blocks, block_size, max_tokens, labels)
         if not len(self.comparison):

@@ -78,6 +78,9 @@ def render_pages(pages: PageRuns, marks: dict[int, str] | None = None, *, lang: 
                           f'height="{row_h:g}" fill="none"/>' for row, col, n in pieces(first, last, per_row))
         parts.append(f'<g class="bv-page-mark" data-first="{first}" data-last="{last}" data-mark="{mark}">{outline}</g>')
     rows = math.ceil(pages.num_pages / per_row)
+    # the pool's outline, under the bars: free pages are white, and a pool of them still shows its size
+    parts.insert(0, f'<rect x="{PAD - 1:g}" y="{TOP - 1:g}" width="{per_row * page_w + 2:g}" '
+                    f'height="{rows * (row_h + 2):g}" fill="none" class="bv-line"/>')
     y = TOP + rows * (row_h + 2) + 14
     left = len(pages.starts) - drawn
     if left > 0:

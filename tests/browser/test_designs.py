@@ -72,6 +72,16 @@ STROKE = """(mark) => {
 }"""
 
 
+# whether the first marked tree row lies within SGLang's column as scrolled (null: none drawn)
+FIRST_MARK_SHOWN = """() => {
+  const side = document.querySelector('.bv-designs-view div[data-design="sglang"]');
+  const row = side.querySelector('.bv-radix-node[data-mark]');
+  if (!row) return null;
+  const a = side.getBoundingClientRect(), b = row.getBoundingClientRect();
+  return b.top >= a.top && b.bottom <= a.bottom;
+}"""
+
+
 def p90(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
@@ -113,6 +123,7 @@ def test_the_designs_view_follows_each_move_in_jupyterlab(chromium, lab):
             expected = {str(cell.key): cell.attrs["data-mark"] for cell in picture.pool.cells if "data-mark" in cell.attrs}
             assert page.evaluate(MARKS) == expected, f"request {i}"
         assert page.evaluate(STROKE, "hit") == "rgb(0, 114, 178)"   # designs.css: the hit blue
+        assert page.evaluate(FIRST_MARK_SHOWN) is not False   # SGLang's column scrolled to the request's first node
         page.locator(".bv-designs-view").screenshot(path=str(OUT / "designs.png"))
     figures = {name: {"median_ms": round(median(v), 1), "p90_ms": round(p90(v), 1), "max_ms": round(max(v), 1),
                       "moves": len(v)} for name, v in latencies.items()}

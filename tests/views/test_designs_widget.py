@@ -4,6 +4,7 @@ exactly as render_after draws it, in a small pool and a GPU-sized one; a page op
 import pytest
 
 from blockviz.designs_after import compare
+from blockviz.sim import Simulator
 from blockviz.views import registry, show
 from blockviz.views.designs_widget import DesignsView
 from blockviz.views.render_after import render_after
@@ -27,6 +28,9 @@ def test_the_registry_row_names_the_widget_and_show_opens_it():
     assert isinstance(view, DesignsView) and view.selected == 2 and view.count == 4
     with pytest.raises(ValueError, match="at least one request"):
         show([], "designs")
+    with pytest.raises(ValueError, match="a list of prompts"):
+        show(Simulator(num_blocks=8, block_size=4), "designs")
+    assert "请求" in show(PROMPTS[:1], "designs", lang="zh").summary
 
 
 def test_rows_and_the_buttons_choose_the_request_the_page_shows(pages):

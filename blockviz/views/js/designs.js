@@ -31,6 +31,14 @@ export function showSelected(parts, model) {
   parts.next.disabled = i >= model.get("count") - 1;
 }
 
+// Scrolls SGLang's column (not the page) to the request's first marked tree row.
+export function toFirstMark(side) {
+  const row = side.querySelector(".bv-radix-node[data-mark]");
+  if (!row) return;
+  const offset = row.getBoundingClientRect().top - side.getBoundingClientRect().top;
+  side.scrollTop = Math.max(0, side.scrollTop + offset - 60);
+}
+
 function button(text, title, onClick) {
   const b = document.createElement("button");
   Object.assign(b, { type: "button", textContent: text, title });
@@ -81,6 +89,7 @@ function render({ model, el }) {
     if (written.get(part) === html) return;
     part.innerHTML = html;
     written.set(part, html);
+    if (part === sglang) toFirstMark(sglang);
   };
   // which requests sent ahead the page can show at once (for tests and pages to read)
   const ready = () => {
