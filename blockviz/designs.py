@@ -7,9 +7,14 @@ recomputes and evicts is that request's own. Numbers come from the engines, neve
 - evict: cached tokens the design dropped while serving it: for nano-vllm, each block that
   _allocate_block took while it was still findable (its hash in hash_to_block_id), times the block
   size; for SGLang, what RadixCache.evict freed.
+
+serve can also record the nano-vllm run and call `after(sim, seq)` once each request has finished:
+what the designs view (designs_after.py) keeps of each design's cache after each request.
 """
 from dataclasses import dataclass
+from typing import Callable
 
+from blockviz.engine.sequence import Sequence
 from blockviz.hits import AdmissionWatch
 from blockviz.radix.radix_cache import RadixCache
 from blockviz.sim import Simulator
@@ -23,6 +28,24 @@ class Served:
     hit: int
     recompute: int
     evict: int       # cached tokens dropped while it ran
+    blocks: tuple[int, ...] = ()   # its block table (pages, for SGLang) as it finished: hit ones first
+
+
+class LastTables:
+    """Each request's block table as deallocate found it (the table is cleared there), by wrapping
+    the block manager's deallocate (close() lets go). A preempted request is dealt with again on
+    finishing, so the last table kept is the finished one."""
+
+    def __init__(self, bm):
+        self.bm, self.tables, deallocate = bm, {}, bm.deallocate
+
+        def kept(seq):
+            self.tables[seq.seq_id] = tuple(seq.block_table)
+            return deallocate(seq)
+        bm.deallocate = kept
+
+    def close(self):
+        del self.bm.deallocate
 
 
 class EvictionCount:
@@ -54,13 +77,19 @@ class EvictionCount:
         delattr(self.owner, self.name)
 
 
-def serve(prompts: list[str], policy: str, num_blocks: int, block_size: int, max_tokens: int) -> list[Served]:
-    """Each prompt through one Simulator under `policy`, one request at a time."""
-    sim = Simulator(num_blocks=num_blocks, block_size=block_size, policy=policy, record=False)
+After = Callable[[Simulator, Sequence], None]
+
+
+def serve(prompts: list[str], policy: str, num_blocks: int, block_size: int, max_tokens: int,
+          record: bool = False, after: After | None = None) -> list[Served]:
+    """Each prompt through one Simulator under `policy`, one request at a time; `after(sim, seq)`
+    once each has finished. record: keep the run's recording (nano-vllm's; SGLang's is not recorded)."""
+    sim = Simulator(num_blocks=num_blocks, block_size=block_size, policy=policy, record=record)
     bm = sim.scheduler.block_manager
     admitted: dict[int, int] = {}
     watch = AdmissionWatch(sim.scheduler, lambda seq, cached: admitted.setdefault(seq.seq_id, cached))
     evictions = EvictionCount(bm)
+    tables = LastTables(bm)
     served = []
     try:
         for prompt in prompts:
@@ -69,10 +98,13 @@ def serve(prompts: list[str], policy: str, num_blocks: int, block_size: int, max
             sim.run()
             hit = admitted[seq.seq_id]
             served.append(Served(seq.num_prompt_tokens, hit, seq.num_prompt_tokens - hit,
-                                 evictions.tokens - evicted_before))
+                                 evictions.tokens - evicted_before, tables.tables.pop(seq.seq_id)))
+            if after is not None:
+                after(sim, seq)
     finally:
         watch.close()
         evictions.close()
+        tables.close()
     return served
 
 

@@ -1,5 +1,5 @@
 """side_by_side: nano-vllm's blocks and SGLang's tree on the same requests, counted by the engines."""
-from blockviz.designs import DESIGNS, EvictionCount, side_by_side
+from blockviz.designs import DESIGNS, EvictionCount, LastTables, side_by_side
 from blockviz.sim import Simulator
 
 PROMPTS = ["the cat sat on the mat", "the cat sat on the hat", "a dog ran far away from here",
@@ -30,3 +30,13 @@ def test_the_counter_lets_go():
         count = EvictionCount(bm)
         count.close()
         assert "evict" not in vars(getattr(bm, "tree", bm)) and "_allocate_block" not in vars(bm)
+
+
+def test_each_request_keeps_its_block_table_and_the_keeper_lets_go():
+    served = side_by_side(PROMPTS, num_blocks=64, block_size=4)
+    for rows in served.values():
+        assert rows[0].blocks and rows[3].blocks[:4] == rows[0].blocks[:4]   # the mat prompt again: its first 4 blocks hit
+    for policy in DESIGNS:
+        bm = Simulator(num_blocks=8, block_size=4, policy=policy, record=False).scheduler.block_manager
+        LastTables(bm).close()
+        assert "deallocate" not in vars(bm)

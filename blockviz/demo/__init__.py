@@ -9,7 +9,7 @@ a read-only page of the same engine.
     hits.py       each request's cache hit at admission, from the events, kept after it finishes
     render.py     header, status line, totals and requests table (pure HTML, both pages)
     app.py        Demo: the teacher's dashboard widget (▶ Generate, typed prompts, students' prompts)
-    projector.py  the class page's pool and panels, legible on a projector
+    projector.py  the class page's pool and panels: the views' renderers at the projector's layout
     feed.py       the class page's messages: a full one, then patches
     link.py       the kernel's WebSocket to the class server (a thread of its own)
     classroom.py  the class server: the page, its files, the live feed, students' prompts

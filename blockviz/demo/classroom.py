@@ -232,7 +232,7 @@ class PublishHandler(tornado.websocket.WebSocketHandler):
 
 
 PAGE = STATIC / "class.html"
-PAGE_WORDS = ("title", "events_title", "prompt_label", "prompt_send", "theme", "waiting", "offline")
+PAGE_WORDS = ("title", "prompt_label", "prompt_send", "theme", "waiting", "offline")
 
 
 def page_html(lang: str) -> str:

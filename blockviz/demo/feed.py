@@ -6,7 +6,7 @@ late: the last full message and the patches after it."""
 import time
 
 from blockviz.demo.hits import HitLedger
-from blockviz.demo.projector import chain_html, events_html, mapping_html, projector_pool
+from blockviz.demo.projector import chain_svg, events_svg, mapping_svg, projector_pool
 from blockviz.demo.render import Status, Texts, requests_table_html, status_html, totals_html
 from blockviz.views.pool_patch import pool_patch
 from blockviz.views.render_pool import PoolPicture
@@ -27,6 +27,8 @@ class ClassFeed:
         self.picture: PoolPicture | None = None
         self.parts: dict[str, str] = {}
         self.prompts_open = False
+        self.cells: dict = {}  # pool_picture's cells, kept from one step to the next
+        self.chain: tuple = (None, "")  # (request, its admission) and its chain: drawn once per admission
 
     def parts_at(self, step: int, status: Status) -> dict[str, str]:
         s, lang = self.engine, self.lang
@@ -35,11 +37,13 @@ class ClassFeed:
         parts = {"header": self.header, "status": status_html(status, lang), "totals": totals_html(self.ledger, lang),
                  "table": requests_table_html(snapshot, s.labels, pending, self.ledger, self.texts,
                                               self.system_ids, lang),
-                 "events": events_html(events, s.labels, lang, s.decode)}
+                 "events": events_svg(events, s.labels, step, lang, s.decode)}
         latest = max((item for item in self.ledger.by_seq.items() if item[1].step <= step and item[0] in snapshot.seqs),
                      key=lambda item: (item[1].step, item[0]), default=None)
-        parts["chain"] = chain_html(s.labels[latest[0]], latest[1], lang) if latest else ""
-        parts["mapping"] = mapping_html(snapshot, latest[0], lang, s.decode) if latest else ""
+        if latest and self.chain[0] != latest:
+            self.chain = (latest, chain_svg(snapshot, latest[0], latest[1], lang, s.decode))
+        parts["chain"] = self.chain[1] if latest else ""
+        parts["mapping"] = mapping_svg(snapshot, latest[0], events, lang, s.decode) if latest else ""
         return parts
 
     def message(self, status: Status, full: bool = False) -> dict:
@@ -47,7 +51,7 @@ class ClassFeed:
         self.ledger.update(self.engine)
         step = status.step
         picture = projector_pool(self.engine.snapshot(step), self.engine.events(step), lang=self.lang,
-                                 decode=self.engine.decode)
+                                 decode=self.engine.decode, kept=self.cells)
         parts = self.parts_at(step, status)
         self.version += 1
         message = {"version": self.version, "step": step, "prompts": self.prompts_open}

@@ -14,6 +14,7 @@ from blockviz.views.registry import VIEWS
 
 TRAFFIC = "traffic"  # of a blockviz.traffic replay only
 CAPACITY = "capacity"  # of a blockviz.traffic curve only
+DESIGNS = "designs"  # of requests: show(prompts, "designs", num_blocks=..., block_size=...)
 
 
 @runtime_checkable
@@ -34,11 +35,15 @@ def show(timeline, view: str = "dashboard", lang: str = "en", **options):
     keeps until moved; `follow=True` moves it to each new step (default: on only when opened at the
     live end); e.g. show(llm, "kv", step=3, kv="v") for the V values at step 3. Every widget has
     `.step` and `.follow` (see stepping.py). show(curve, "capacity", model="qwen3-8b") sizes a cache
-    over a blockviz.traffic curve (capacity_widget.py). The views are registry.py's table."""
+    over a blockviz.traffic curve (capacity_widget.py). show(prompts, "designs", num_blocks=64) puts
+    nano-vllm and SGLang side by side on the same requests (designs_widget.py). The views are
+    registry.py's table."""
     if view == CAPACITY:
         return registry.widget(registry.CAPACITY_VIEWS, view)(timeline, lang=lang, **options)
     if view == "radix":   # SGLang's tree under policy "sglang", at a recorded step or live (radix_widget.py)
         return registry.widget(registry.RADIX_VIEWS, view)(timeline, lang=lang, **options)
+    if view == DESIGNS:   # the same requests through nano-vllm and SGLang (designs_widget.py)
+        return registry.widget(registry.DESIGNS_VIEWS, view)(timeline, lang=lang, **options)
     from blockviz.vllm.watch import Watch
     if isinstance(timeline, Watch):   # a blockviz.vllm watch: its own views
         maker = registry.widget(registry.WATCH_VIEWS, view)

@@ -22,40 +22,42 @@ def num(v: float) -> str:
     return f"{round(v, 2):.10g}"
 
 
-def circle(x: float, y: float, r: float, clockwise: bool = True) -> str:
+def circle(x: float, y: float, r: float, clockwise: bool = True, k: float = 1) -> str:
     """A circle of radius r round the centre of the box at (x, y), as two half arcs (clockwise as the
-    page shows it)."""
-    cy, sweep = num(y + C), int(clockwise)
-    return f"M{num(x + C - r)} {cy}A{num(r)} {num(r)} 0 1 {sweep} {num(x + C + r)} {cy}" \
-           f"A{num(r)} {num(r)} 0 1 {sweep} {num(x + C - r)} {cy}Z"
+    page shows it); k: the box's size over BOX."""
+    cx, cy, r, sweep = x + C * k, num(y + C * k), r * k, int(clockwise)
+    return f"M{num(cx - r)} {cy}A{num(r)} {num(r)} 0 1 {sweep} {num(cx + r)} {cy}" \
+           f"A{num(r)} {num(r)} 0 1 {sweep} {num(cx - r)} {cy}Z"
 
 
-def ring(x: float, y: float, r: float) -> str:
-    return circle(x, y, r + LINE / 2) + circle(x, y, r - LINE / 2, clockwise=False)
+def ring(x: float, y: float, r: float, k: float = 1) -> str:
+    return circle(x, y, r + LINE / 2, k=k) + circle(x, y, r - LINE / 2, clockwise=False, k=k)
 
 
-def polygon(x: float, y: float, points) -> str:
-    return "".join(f"{'L' if k else 'M'}{num(x + px)} {num(y + py)}" for k, (px, py) in enumerate(points)) + "Z"
+def polygon(x: float, y: float, points, k: float = 1) -> str:
+    return "".join(f"{'L' if n else 'M'}{num(x + px * k)} {num(y + py * k)}" for n, (px, py) in enumerate(points)) + "Z"
 
 
-def outline(state: BlockState, x: float, y: float) -> str:
-    """The outline of a state's glyph in the box whose top left is (x, y), in the page's coordinates:
-    a glyph moved by a transform would cost the browser a paint property node of its own."""
+def outline(state: BlockState, x: float, y: float, k: float = 1) -> str:
+    """The outline of a state's glyph in the box whose top left is (x, y), in the page's coordinates
+    (a glyph moved by a transform would cost the browser a paint property node of its own), k times
+    BOX wide."""
     if state is BlockState.CACHED:  # ●
-        return circle(x, y, R + LINE / 2)
+        return circle(x, y, R + LINE / 2, k=k)
     if state is BlockState.SHARED:  # ◆
-        return polygon(x, y, DIAMOND)
-    d = ring(x, y, R)  # ○
+        return polygon(x, y, DIAMOND, k)
+    d = ring(x, y, R, k)  # ○
     if state is BlockState.CACHED_FREE:  # ◎
-        d += ring(x, y, 2.4)
+        d += ring(x, y, 2.4, k)
     elif state is BlockState.STALE_FREE:  # ⊘
-        d += polygon(x, y, SLASH)
+        d += polygon(x, y, SLASH, k)
     elif state is BlockState.FILLING:  # ◔
-        d += f"M{num(x + C)} {num(y + C)}L{num(x + C)} {num(y + C - INNER)}A{num(INNER)} {num(INNER)} 0 0 1 " \
-             f"{num(x + C + INNER)} {num(y + C)}Z"
+        cx, cy, inner = x + C * k, y + C * k, INNER * k
+        d += f"M{num(cx)} {num(cy)}L{num(cx)} {num(cy - inner)}A{num(inner)} {num(inner)} 0 0 1 " \
+             f"{num(cx + inner)} {num(cy)}Z"
     return d
 
 
-def glyph(state: BlockState, x: float, y: float) -> str:
-    """A state's glyph in a BOX × BOX box whose top left is (x, y)."""
-    return f'<path d="{outline(state, x, y)}" fill="{STATE_STYLES[state].text}"/>'
+def glyph(state: BlockState, x: float, y: float, size: float = BOX) -> str:
+    """A state's glyph in a size × size box whose top left is (x, y)."""
+    return f'<path d="{outline(state, x, y, size / BOX)}" fill="{STATE_STYLES[state].text}"/>'

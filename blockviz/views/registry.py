@@ -30,6 +30,7 @@ ENGINE_VIEWS = (
 TRAFFIC_VIEWS = (View("traffic", "traffic_view:TrafficView"),)    # of a blockviz.traffic replay
 CAPACITY_VIEWS = (View("capacity", "capacity_widget:CapacityView"),)   # of a blockviz.traffic curve
 RADIX_VIEWS = (View("radix", "radix_widget:radix_view"),)   # of a timeline under policy "sglang" (a maker: stepped or live)
+DESIGNS_VIEWS = (View("designs", "designs_widget:DesignsView"),)   # of requests (or a designs_after.Comparison)
 WATCH_VIEWS = (View("dashboard", "vllm_widget:WatchView"),   # of a blockviz.vllm watch
                View("forest", "vllm_widget:WatchView"))
 

@@ -4,10 +4,11 @@ from typing import Callable, Iterable
 from blockviz.i18n import t
 from blockviz.text import short_hash
 from blockviz.recording import events as ev
-from blockviz.views.svg import clip, svg_document, text, text_width, visible
+from blockviz.views.layout import NOTEBOOK, Layout
+from blockviz.views.svg import CHAR_WIDTH, clip, esc, svg_document, text, text_width, visible
 
 Decode = Callable[[tuple[int, ...]], str]
-MAX_LINES = 200  # a big prefill emits thousands of events; the log shows the first ones and a count
+MAX_LINES = NOTEBOOK.max_events  # a big prefill emits thousands of events; the log shows the first ones and a count
 
 
 def _token(event: ev.TokenSampled, decode: Decode | None) -> str:
@@ -106,18 +107,26 @@ def _narrate_tree(event: ev.Event, seq: str, lang: str, decode: Decode | None) -
 
 
 def render_events(events: Iterable[ev.Event], labels: dict[int, str], *, step: int = 0, lang: str = "en",
-                  decode: Decode | None = None, max_lines: int = MAX_LINES) -> str:
+                  decode: Decode | None = None, max_lines: int | None = None, layout: Layout = NOTEBOOK) -> str:
+    """A line per event, the first `max_lines` (default: the layout's max_events), each cut to the
+    layout's width (the whole line on hover)."""
     events = list(events)
+    max_lines = layout.max_events if max_lines is None else max_lines
     title = t("events.title", lang, step=step, n=len(events))
     lines = [narrate(event, labels, lang, decode) for event in events[:max_lines]]
     if len(events) > max_lines:
         lines.append(t("events.more", lang, n=len(events) - max_lines))
     if not events:
         lines.append(t("events.none", lang))
-    parts = [text(10, 16, title, 12, bold=True)]
+    size, pitch, left = layout.text, layout.text + 4, layout.px(10)
+    fits = int((layout.width - 2 * left) / (CHAR_WIDTH * size))
+    parts = [text(left, layout.title + 4, clip(title, int(fits * size / layout.title)), layout.title, bold=True)]
     kinds = [event.kind for event in events[:max_lines]]
     for k, line in enumerate(lines):
         kind = f' data-kind="{kinds[k]}"' if k < len(kinds) else ""
-        parts.append(f"<g{kind}>" + text(10, 34 + k * 15, line, 11) + "</g>")
-    width = 20 + max([text_width(title, 12)] + [text_width(line, 11) for line in lines])
-    return svg_document(width, 44 + len(lines) * 15, "".join(parts), view="events", step=step, label=title)
+        shown = clip(line, fits)
+        hover = f"<title>{esc(line)}</title>" if shown != line else ""
+        parts.append(f"<g{kind}>{hover}" + text(left, layout.title + 4 + pitch + 3 + k * pitch, shown, size) + "</g>")
+    width = 2 * left + max([text_width(title, layout.title)] + [text_width(clip(line, fits), size) for line in lines])
+    return svg_document(min(width, layout.width), layout.title + 4 + pitch + 3 + len(lines) * pitch + left,
+                        "".join(parts), view="events", step=step, label=title)

@@ -11,17 +11,20 @@ from blockviz.text import FOLD_ABOVE, full_hash, grouped, short_hash
 from blockviz.recording.events import CacheProbe, Event, HashRegistered
 from blockviz.recording.snapshot import Snapshot
 from blockviz.views.glyphs import BOX, glyph
-from blockviz.views.svg import CHAR_WIDTH, attrs_markup, background, clip, esc, svg_root, text, text_width, visible
+from blockviz.views.layout import NOTEBOOK, Layout
+from blockviz.views.svg import (CHAR_WIDTH, attrs_markup, background, clip, columns, esc, svg_root, text, text_width,
+                                visible)
 from blockviz.views.theme import STATE_STYLES, theme_css
 
 Decode = Callable[[tuple[int, ...]], str]
 
 COMPACT_ABOVE = 256          # more blocks than this: small cells with the glyph only
-# width, height, columns: at most 800 px wide, the pane a 900 px notebook column leaves
-FULL_CELL = (100, 84, 7)
+# width, height, columns: at most 800 px wide, the pane a 900 px notebook column leaves (a layout's
+# cell is the full one; compact cells are for large pools, which only the notebook's layout draws)
+FULL_CELL = (*NOTEBOOK.cell, 7)
 COMPACT_CELL = (22, 22, 30)
-GAP = 4
-PAD = 8
+GAP = NOTEBOOK.gap
+PAD = NOTEBOOK.pad
 # In pools of more than FOLD_ABOVE blocks (blockviz/text.py), long runs of idle blocks in one
 # free-queue state fold into one cell each (after a while of traffic most of the pool is cached-free:
 # see fold_runs).
@@ -94,9 +97,9 @@ class PoolPicture:
 
 def render_pool(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
                 selected: int | None = None, compact: bool | None = None, legend: bool = True,
-                columns: int | None = None) -> str:
+                columns: int | None = None, layout: Layout = NOTEBOOK) -> str:
     return pool_picture(snapshot, events, lang=lang, decode=decode, selected=selected, compact=compact,
-                        legend=legend, columns=columns).svg()
+                        legend=legend, columns=columns, layout=layout).svg()
 
 
 def queue_places(snapshot: Snapshot) -> np.ndarray:
@@ -136,15 +139,17 @@ def fold_runs(snapshot: Snapshot, codes: np.ndarray, places: np.ndarray, touched
 
 def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str = "en", decode: Decode | None = None,
                  selected: int | None = None, compact: bool | None = None, legend: bool = True,
-                 kept: dict | None = None, columns: int | None = None) -> PoolPicture:
+                 kept: dict | None = None, columns: int | None = None, layout: Layout = NOTEBOOK) -> PoolPicture:
     """`kept`: a dict a caller keeps from one call to the next (a widget): a block (or a folded run,
     keyed ("fold", first)) whose cell would come out the same is not drawn again (most of a large
     pool, from one step to the next).
     `columns`: cells per row (default: as many as 800 px hold), e.g. what the page's pane has room
-    for; the header is cut and the legend's lines wrap to the width they make."""
+    for; the header is cut and the legend's lines wrap to the width they make.
+    `layout`: the sizes of the cells and texts (views/layout.py)."""
     decode = decode or default_decode
     compact = snapshot.num_blocks > COMPACT_ABOVE if compact is None else compact
-    cell_w, cell_h, ncols = COMPACT_CELL if compact else FULL_CELL
+    cell_w, cell_h, ncols = COMPACT_CELL if compact else (*layout.cell, FULL_CELL[2])
+    gap, pad = layout.gap, layout.pad
     ncols = max(1, min(columns or ncols, snapshot.num_blocks))
     touched = touched_blocks(events)
     cols, codes, places = snapshot.columns, state_codes(snapshot), queue_places(snapshot)
@@ -158,7 +163,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
 
     header = t("pool.header", lang, step=snapshot.step, phase=phase_name(snapshot, lang), n=snapshot.num_blocks,
                free=int(cols.free.sum()), B=snapshot.block_size)
-    top = PAD + 22
+    top = pad + layout.title + 10
     cells, rings = [], []  # rings: the top left of each cell changed this step
     # plain ints, read per cell: a compact pool's cells need no block read one by one
     code_of, place_of, ref_of = codes.tolist(), places.tolist(), cols.ref.tolist()
@@ -167,8 +172,8 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     while i < snapshot.num_blocks:
         if i in folds:
             row += col > 0
-            args = (i, folds[i], STATES[code_of[i]], None if compact else place_of[i], PAD,
-                    top + row * (cell_h + GAP), ncols * (cell_w + GAP) - GAP, cell_h, lang)
+            args = (i, folds[i], STATES[code_of[i]], None if compact else place_of[i], pad,
+                    top + row * (cell_h + gap), ncols * (cell_w + gap) - gap, cell_h, lang)
             old = kept.get(("fold", i)) if kept is not None else None
             if old is not None and old[0] == args:
                 cell = old[1]
@@ -181,20 +186,20 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
             continue
         ref, h = ref_of[i], (hash_of[i] if hashed_of[i] else -1)
         state = STATES[code_of[i]]
-        x = PAD + col * (cell_w + GAP)
-        y = top + row * (cell_h + GAP)
+        x = pad + col * (cell_w + gap)
+        y = top + row * (cell_h + gap)
         pos = place_of[i] if place_of[i] >= 0 else None
         # compact pools are large: no token text (the detail shows it), no tooltip
         token_ids = () if compact else snapshot.blocks[i].token_ids or filling.get(i, ())
         # everything the cell shows: a compact cell says only whether a block waits in the queue, and if next
         key = (lang, compact, state, ref, h, pos if pos is None or not compact else min(pos, 1),
-               i in touched, i == selected, x, y, token_ids, decode)
+               i in touched, i == selected, x, y, token_ids, decode, layout)
         old = kept.get(i) if kept is not None else None
         if old is not None and old[0] == key:
             cell = old[1]
         else:
             cell = block_cell(i, ref, h, state, pos, x, y, cell_w, cell_h, compact, visible(decode(token_ids)) if
-                              token_ids else "", i in touched, i == selected, names, words)
+                              token_ids else "", i in touched, i == selected, names, words, layout)
             if kept is not None:
                 kept[i] = (key, cell)
         cells.append(cell)
@@ -203,29 +208,34 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
         col, i = col + 1, i + 1
         if col == ncols:
             row, col = row + 1, 0
-    bottom = top + (row + (col > 0)) * (cell_h + GAP)
-    width = PAD * 2 + ncols * (cell_w + GAP)
+    bottom = top + (row + (col > 0)) * (cell_h + gap)
+    width = pad * 2 + ncols * (cell_w + gap)
     if columns is None:  # the default picture is as wide as its header and legend need
-        width = max(width, text_width(header, 12) + 2 * PAD)
+        width = max(width, text_width(header, layout.title) + 2 * pad)
     legend_svg = ""
-    if legend:
-        legend_svg, legend_w, legend_h = render_legend(
-            PAD, bottom + 6, counts, lang, folds=None if snapshot.num_blocks <= FOLD_ABOVE else compact,
-            max_width=None if columns is None else width - 2 * PAD)
-        width = max(width, legend_w + 2 * PAD)
+    if legend and layout.legend_columns > 1:
+        legend_svg, legend_h = short_legend(pad, bottom + 6, width - 2 * pad, counts, lang, layout)
         bottom += 6 + legend_h
-    root = svg_root(width, bottom + PAD, view="pool", step=snapshot.step, label=header)
+    elif legend:
+        legend_svg, legend_w, legend_h = render_legend(
+            pad, bottom + 6, counts, lang, folds=None if snapshot.num_blocks <= FOLD_ABOVE else compact,
+            max_width=None if columns is None else width - 2 * pad)
+        width = max(width, legend_w + 2 * pad)
+        bottom += 6 + legend_h
+    root = svg_root(width, bottom + pad, view="pool", step=snapshot.step, label=header)
     root["data-num-blocks"] = str(snapshot.num_blocks)
     # what a page needs to choose `columns` for its width: cells take cell-step px each, plus 2 pad
-    root["data-columns"], root["data-cell-step"], root["data-pad"] = str(ncols), str(cell_w + GAP), str(PAD)
-    shown_header = header if columns is None else clip(header, int((width - 2 * PAD) / (CHAR_WIDTH * 12)))
-    head = background(width, bottom + PAD) + text(PAD, PAD + 12, shown_header, 12, bold=True)
+    root["data-columns"], root["data-cell-step"], root["data-pad"] = str(ncols), str(cell_w + gap), str(pad)
+    shown_header = header if columns is None else clip(header, int((width - 2 * pad) / (CHAR_WIDTH * layout.title)))
+    head = background(width, bottom + pad) + text(pad, pad + layout.title, shown_header, layout.title, bold=True)
     return PoolPicture(root, head, tuple(cells), legend_svg, touched_rings(rings, cell_w, cell_h))
 
 
 def block_cell(i: int, ref: int, h: int, state: BlockState, pos: int | None, x: float, y: float, cell_w: float, cell_h: float,
-               compact: bool, content: str, touched: bool, selected: bool, names: dict, words: dict) -> Cell:
-    """One block's cell: its attributes (what a page sets one by one) and its markup."""
+               compact: bool, content: str, touched: bool, selected: bool, names: dict, words: dict,
+               layout: Layout = NOTEBOOK) -> Cell:
+    """One block's cell: its attributes (what a page sets one by one) and its markup: its number and
+    glyph, then a line each for its state, tokens, ref count and hash, and queue place."""
     style = STATE_STYLES[state]
     label = f'{words["block"]} {i}: {names[state]}, {words["ref"]} {ref}, {words["hash"]} {short_hash(h)}'
     if not compact:
@@ -246,18 +256,24 @@ def block_cell(i: int, ref: int, h: int, state: BlockState, pos: int | None, x: 
     if compact:  # the glyph only: a compact pool has thousands of cells
         body += glyph(state, x + (cell_w - BOX) / 2, y + (cell_h - BOX) / 2)
     else:
-        ink = style.text
+        ink, small, line = style.text, layout.small, layout.line
+        fits = int((cell_w - 10) / (CHAR_WIDTH * small))  # columns of small text inside the cell
         queue_text = "" if pos is None else f"q{pos}" + (f' ▶ {words["next"]}' if pos == 0 else "")
+        ref_text = f'{words["ref"]} {ref} · '
+        ref_text += short_hash(h, max(4, min(6, fits - columns(ref_text))))  # as much hash as fits
+        first = y + layout.title + 2  # the baseline of the number's line
         body += "".join([
             f"<title>{esc(label)}</title>",
-            text(x + 5, y + 14, f"#{i}", 12, bold=True, fill=ink),
-            glyph(state, x + cell_w - 5 - BOX, y + 3),
-            text(x + 5, y + 29, names[state], 10, fill=ink),
-            text(x + 5, y + 46, clip(content, int((cell_w - 10) / (CHAR_WIDTH * 11))), 11, fill=ink),  # inside its cell
-            text(x + 5, y + 62, f'{words["ref"]} {ref} · {short_hash(h)}', 10, fill=ink),
-            text(x + 5, y + 77, queue_text, 10, bold=pos == 0, fill=ink) if queue_text else ""])
+            text(x + 5, first, f"#{i}", layout.title, bold=True, fill=ink),
+            glyph(state, x + cell_w - 5 - layout.glyph, y + 3, layout.glyph),
+            text(x + 5, first + line, clip(names[state], fits), small, fill=ink),
+            text(x + 5, first + 2 * line, clip(content, int((cell_w - 10) / (CHAR_WIDTH * layout.text))), layout.text,
+                 fill=ink),  # inside its cell
+            text(x + 5, first + 3 * line, ref_text, small, fill=ink),
+            text(x + 5, first + 4 * line, queue_text, small, bold=pos == 0, fill=ink) if queue_text else ""])
     if pos == 0:  # a notch on the block the next allocation pops
-        body += f'<path d="M{x} {y} L{x + 10} {y} L{x} {y + 10} Z" class="bv-fg"/>'
+        notch = round(layout.glyph * 5 / 7)
+        body += f'<path d="M{x} {y} L{x + notch} {y} L{x} {y + notch} Z" class="bv-fg"/>'
     if selected:
         body += selection(x, y, cell_w, cell_h)
     return Cell(i, attrs, body)
@@ -344,6 +360,24 @@ def wrap(line: str, width: float | None, size: float) -> list[str]:
                 pieces.append(word[:fit])
                 word = word[fit:]
     return pieces + ([piece.rstrip()] if piece.strip() else [])
+
+
+def short_legend(x: float, y: float, width: float, counts: dict[BlockState, int], lang: str,
+                 layout: Layout) -> tuple[str, float]:
+    """Each state's swatch, glyph (as text, so a page can read it: demo/static/class_page.js), name and
+    how many blocks are in it now, layout.legend_columns a row across `width`. Returns (svg, height)."""
+    per_row, row_h, size = layout.legend_columns, layout.line + 8, layout.text
+    swatch_w, swatch_h = round(layout.glyph * 1.5), layout.glyph + 2
+    parts = []
+    for k, state in enumerate(BlockState):
+        style = STATE_STYLES[state]
+        xx, yy = x + (k % per_row) * width / per_row, y + (k // per_row) * row_h
+        baseline = yy + 4 + swatch_h - 5
+        parts.append(f'<rect x="{xx:g}" y="{yy + 4:g}" width="{swatch_w}" height="{swatch_h}" rx="3" '
+                     f'fill="{style.fill}" class="bv-line" data-state="{state.value}"/>'
+                     + text(xx + swatch_w / 2, baseline, style.glyph, size, anchor="middle", fill=style.text)
+                     + text(xx + swatch_w + 8, baseline, f'{t(f"state.{state.value}", lang)} {counts[state]}', size))
+    return "".join(parts), -(-len(BlockState) // per_row) * row_h
 
 
 def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str = "en",

@@ -19,11 +19,12 @@ from typing import Callable, Iterator
 
 from blockviz.i18n import t
 from blockviz.radix.radix_cache import RadixCache, TreeNode
+from blockviz.views.layout import NOTEBOOK, Layout
 from blockviz.views.svg import clip, svg_document, text, text_width, visible
 from blockviz.views.theme import OKABE_ITO
 
-MAX_NODES = 300       # rows drawn; a 10,000-node tree renders in milliseconds with this cap (docs/benchmarks.md)
-ROW_H, INDENT, LEFT, TOP = 20, 16, 12, 56
+MAX_NODES = NOTEBOOK.radix_rows  # rows drawn; a 10,000-node tree renders in milliseconds with this cap (docs/benchmarks.md)
+ROW_H, INDENT, LEFT, TOP = 20, 16, 12, 56  # in the notebook's layout (a layout draws them Layout.px() long)
 SHOWN_TOKENS = 6      # tokens written on an edge before "…"
 LABEL_COLUMNS = 28    # display columns of a decoded edge
 
@@ -71,47 +72,52 @@ def edge_label(tokens: list[int], decode: Decode | None) -> str:
     return f"[{shown}{' …' if len(tokens) > SHOWN_TOKENS else ''}]"
 
 
-def row(node: TreeNode, depth: int, y: float, rank: int | None, decode: Decode | None, lang: str) -> tuple[str, float]:
+def row(node: TreeNode, depth: int, y: float, rank: int | None, decode: Decode | None, lang: str,
+        layout: Layout = NOTEBOOK) -> tuple[str, float]:
     """One node's row and its right edge."""
+    px = layout.px
     tokens = [int(x) for x in node.key.token_ids]
     words = [edge_label(tokens, decode), t("radix.tokens", lang, n=len(tokens)), t("radix.lock", lang, n=node.lock_ref)]
     if rank is not None:
         words.append(t("radix.evict", lang, n=rank))
     label = " · ".join(words)
-    x = LEFT + depth * INDENT
-    width = text_width(label, 11) + 10
+    x = px(LEFT + depth * INDENT)
+    width = text_width(label, layout.text) + px(10)
     hue = LOCKED if node.lock_ref > 0 else EVICTABLE if rank is not None else ""
-    box = (f'<rect x="{x:g}" y="{y - 14:g}" width="{width:g}" height="{ROW_H - 3}" rx="3" fill="{hue}" '
+    box = (f'<rect x="{x:g}" y="{y - px(14):g}" width="{width:g}" height="{px(ROW_H - 3):g}" rx="3" fill="{hue}" '
            f'fill-opacity="0.3" stroke="{hue}"/>' if hue else "")
-    elbow = (f'<path d="M{x - INDENT + 4:g} {y - ROW_H + 2:g}V{y - 5:g}H{x:g}" class="bv-line" fill="none"/>'
+    elbow = (f'<path d="M{x - px(INDENT - 4):g} {y - px(ROW_H - 2):g}V{y - px(5):g}H{x:g}" class="bv-line" fill="none"/>'
              if depth > 1 else "")
     attrs = (f'data-node="{node.id}" data-depth="{depth}" data-lock="{node.lock_ref}" '
              f'data-tokens="{len(tokens)}"' + (f' data-evict-rank="{rank}"' if rank is not None else ""))
-    return f'<g class="bv-radix-node" {attrs}>{elbow}{box}{text(x + 5, y, label, 11)}</g>', x + width
+    return f'<g class="bv-radix-node" {attrs}>{elbow}{box}{text(x + px(5), y, label, layout.text)}</g>', x + width
 
 
-def render_radix(cache: RadixCache, *, lang: str = "en", max_nodes: int = MAX_NODES,
-                 decode: Decode | None = None, step: int = 0) -> str:
-    """The tree as SVG, at most max_nodes node rows. decode: token ids -> text, for edges written as
-    text instead of ids (a tokenizer's decode)."""
+def render_radix(cache: RadixCache, *, lang: str = "en", max_nodes: int | None = None,
+                 decode: Decode | None = None, step: int = 0, layout: Layout = NOTEBOOK) -> str:
+    """The tree as SVG, at most max_nodes node rows (default: the layout's radix_rows). decode: token
+    ids -> text, for edges written as text instead of ids (a tokenizer's decode)."""
+    max_nodes = layout.radix_rows if max_nodes is None else max_nodes
+    px, left, row_h = layout.px, layout.px(LEFT), layout.px(ROW_H)
     rank = eviction_order(cache)
     count = node_count(cache)
     tokens = cache.evictable_size() + cache.protected_size()   # = total_size(), without its walk
     title = t("radix.title", lang, n=count, tokens=tokens, evictable=cache.evictable_size(),
               protected=cache.protected_size())
     note = t("radix.note", lang, policy=cache.eviction_policy)
-    parts, y = [], TOP
-    width = max(text_width(title, 12), text_width(note, 10)) + 2 * LEFT
+    parts, y = [], px(TOP)
+    width = max(text_width(title, layout.title), text_width(note, layout.small)) + 2 * left
     for node, depth in islice(preorder(cache), max_nodes):
-        markup, right = row(node, depth, y + 14, rank.get(node.id), decode, lang)
+        markup, right = row(node, depth, y + px(14), rank.get(node.id), decode, lang, layout)
         parts.append(markup)
-        width, y = max(width, right + LEFT), y + ROW_H
+        width, y = max(width, right + left), y + row_h
     if count == 0:
-        parts.append(text(LEFT, y + 14, t("radix.empty", lang), 11, cls="bv-muted"))
-        y += ROW_H
+        parts.append(text(left, y + px(14), t("radix.empty", lang), layout.text, cls="bv-muted"))
+        y += row_h
     if count > max_nodes:
-        parts.append(text(LEFT, y + 14, t("radix.more", lang, n=count - max_nodes, cap=max_nodes), 10,
+        parts.append(text(left, y + px(14), t("radix.more", lang, n=count - max_nodes, cap=max_nodes), layout.small,
                           cls="bv-muted"))
-        y += ROW_H
-    head = text(LEFT, 20, title, 12, bold=True) + text(LEFT, 38, note, 10, cls="bv-muted")
-    return svg_document(width, y + 8, head + "".join(parts), view="radix", step=step, label=title)
+        y += row_h
+    head = (text(left, px(20), title, layout.title, bold=True)
+            + text(left, px(38), note, layout.small, cls="bv-muted"))
+    return svg_document(width, y + px(8), head + "".join(parts), view="radix", step=step, label=title)

@@ -138,3 +138,13 @@ def test_the_note_of_left_out_nodes_counts_them(lang):
         tree.insert(InsertParams(key=key(first, 1, 2)))
     words = texts(parse(render_radix(tree, lang=lang, max_nodes=4)))
     assert any(("6 more nodes" if lang == "en" else "另有 6 个节点") in w for w in words)
+
+
+def test_at_the_projectors_layout_the_tree_is_18px_and_the_same_rows():
+    from blockviz.views.layout import PROJECTOR
+    tree, _ = sglang_example()
+    big = render_radix(tree, layout=PROJECTOR)
+    sizes = [float(el.get("font-size")) for el in parse(big).iter() if el.tag.endswith("text")]
+    assert min(sizes) >= 18
+    assert rows(big) == rows(render_radix(tree))
+    assert float(parse(big).get("height")) > float(parse(render_radix(tree)).get("height"))

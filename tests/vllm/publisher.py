@@ -2,6 +2,10 @@
 replay, for the tests and bench/vllm_watch.py, which need no vLLM (and can do what vLLM never does
 on purpose: drop a message, send a malformed one).
 
+Its socket is an XPUB (a PUB that also hears subscriptions), so a test can wait until a watcher has
+subscribed before the first batch (`wait_for_subscribers`) instead of sleeping past ZMQ's slow
+joiner and hoping the machine was not busy.
+
 Like vLLM's, it binds its PUB socket when the endpoint has a wildcard or is ipc/inproc and
 connects otherwise; the replay ROUTER binds and answers [b"", start seq] with
 [b"", topic, seq, payload] frames then the end marker (seq -1). `publish` sends on the caller's
@@ -22,9 +26,11 @@ class Publisher:
     def __init__(self, endpoint: str, replay: str | None = None, topic: str = "", data_parallel_rank: int = 0,
                  form: str = "map", buffer_steps: int = 10_000):
         self.ctx = zmq.Context()
-        self.pub = self.ctx.socket(zmq.PUB)
+        self.pub = self.ctx.socket(zmq.XPUB)
+        self.pub.setsockopt(zmq.XPUB_VERBOSE, 1)   # every subscriber's subscription, not only the first
         self.pub.setsockopt(zmq.SNDHWM, 0)
         self.pub.setsockopt(zmq.LINGER, 1000)
+        self.endpoint = endpoint
         if publisher_binds(endpoint):
             self.pub.bind(endpoint)
         else:
@@ -57,6 +63,16 @@ class Publisher:
         if not drop:
             self.pub.send_multipart([self.topic, sequence_bytes(seq), payload])
         return seq
+
+    def wait_for_subscribers(self, n: int = 1, timeout: float = 60.0):
+        """Return once `n` subscriptions have arrived: from then on no batch is lost to a late join."""
+        deadline = time.monotonic() + timeout
+        for _ in range(n):
+            while True:
+                left = deadline - time.monotonic()
+                assert left > 0, f"no subscriber on {self.endpoint} after {timeout} s"
+                if self.pub.poll(int(left * 1000)) and self.pub.recv()[:1] == b"\x01":
+                    break
 
     def send_raw(self, frames: list[bytes]):
         """Frames that are not a well-formed batch (the tests' malformed and foreign messages)."""

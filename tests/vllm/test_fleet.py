@@ -143,7 +143,7 @@ def test_the_terminal_watch_follows_every_instance_of_serve_instances():
                                text=True)
     assert f"watching {a.events}, {b.events}" in watcher.stdout.readline()
     with Publisher(a.events) as pa, Publisher(b.events) as pb:
-        time.sleep(0.5)
+        pa.wait_for_subscribers(), pb.wait_for_subscribers()
         pa.publish([stored([1], None, [1, 2], 2)])
         first = watcher.stdout.readline()
         pb.publish([stored([2], None, [3, 4], 2)])

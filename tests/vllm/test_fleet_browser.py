@@ -5,7 +5,6 @@ mark when the other instance comes to hold as long a prefix (the tie rule), and 
 instance's own forest, each fitting its instance at 1280, 1400 and 900 px (no sideways scroll).
 Screenshots: out/browser/fleet.png, fleet-900.png."""
 import sys
-import time
 from pathlib import Path
 
 import nbformat
@@ -50,7 +49,7 @@ def test_the_fleet_view_in_jupyterlab_marks_the_routers_pick(chromium, tmp_path)
     with jupyterlab(tmp_path / "root", tmp_path) as url, notebook_page(chromium, url.format(notebook="fleet.ipynb")) as page:
         page.wait_for_selector(".bv-fleet-waiting", timeout=180_000)   # the watch is up before any event
         with Publisher(instances["A"], replays[0]) as a, Publisher(instances["B"], replays[1]) as b:
-            time.sleep(1.0)   # ZMQ's slow joiner: let both connections come up before the first batch
+            a.wait_for_subscribers(), b.wait_for_subscribers()   # ZMQ's slow joiner: no batch before both subscribed
             a.publish([stored([1], None, list(range(32)), 32)])
             b.publish([stored([7, 8], None, list(range(64)), 32)])
             page.wait_for_function(f"() => JSON.stringify(({CHOSEN})()) === '[\"B\",\"64\",[1,2]]'", timeout=60_000)

@@ -4,7 +4,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -72,7 +71,7 @@ def test_the_terminal_watch_prints_each_batch_and_saves_at_ctrl_c(tmp_path):
                                stderr=subprocess.STDOUT, text=True)
     assert "watching" in watcher.stdout.readline()
     with Publisher(events) as publisher:
-        time.sleep(0.5)
+        publisher.wait_for_subscribers()
         publisher.publish([stored([1, 2], None, [1, 2, 3, 4], 2)])
         lines = [watcher.stdout.readline() for _ in range(4)]
     watcher.send_signal(signal.SIGINT)

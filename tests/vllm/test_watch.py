@@ -99,7 +99,8 @@ def test_data_parallel_ranks_publish_on_consecutive_ports_and_stay_apart():
     watch = Watch(base, None, None, data_parallel_size=2)
     port = int(base.rsplit(":", 1)[1])
     ranks = [Publisher(f"tcp://127.0.0.1:{port + r}", data_parallel_rank=r) for r in range(2)]
-    time.sleep(0.3)   # no replay here: let the connections settle (ZMQ's slow joiner)
+    for publisher in ranks:   # no replay here: no batch before the watch has subscribed
+        publisher.wait_for_subscribers()
     for r, publisher in enumerate(ranks):
         publisher.publish([stored([100 + r], None, [1, 2], 2)])
     wait_until(lambda: watch.last_step == 1)
@@ -116,7 +117,8 @@ def test_engines_on_one_address_are_told_apart_by_topic():
     events = tcp()
     watch = Watch(events)
     engines = [Publisher(events, topic=f"engine{i}") for i in range(2)]
-    time.sleep(0.3)
+    for engine in engines:
+        engine.wait_for_subscribers()
     engines[0].publish([stored([1], None, [1, 2], 2)])
     engines[1].publish([stored([2], None, [3, 4], 2)])
     engines[1].publish([stored([3], 2, [5, 6], 2)])
@@ -199,7 +201,7 @@ def test_a_replay_endpoint_that_never_answers_delays_the_stream_only_briefly():
     events = tcp()
     watch = Watch(events, None, tcp(), replay_timeout=0.3)   # nothing listens there
     with Publisher(events) as publisher:
-        time.sleep(0.5)   # connected: no batch lost before the first
+        publisher.wait_for_subscribers()   # connected: no batch lost before the first
         publisher.publish([stored([1], None, [1, 2], 2)])
         publisher.publish([stored([2], 1, [3, 4], 2)])
         wait_until(lambda: watch.last_step == 1)
@@ -270,7 +272,7 @@ def test_made_up_topics_cannot_grow_the_watch(monkeypatch):
     events = tcp()
     watch = Watch(events, None)
     publisher = Publisher(events)
-    time.sleep(0.3)
+    publisher.wait_for_subscribers()
     for i in range(60):  # one publisher socket, a new topic on every batch
         publisher.topic = f"t{i}".encode()
         publisher.publish([stored([i + 1], None, [i, i], 2)])

@@ -29,10 +29,17 @@ export function drawStrip(strip, pane, document) {
   const chips = document.createElement("div"), legend = document.createElement("div");
   chips.className = "bv-chips";
   legend.className = "bv-strip-legend";
+  // each state's glyph as text, from the projector's legend (its cells draw theirs as shapes); a
+  // larger pool's picture has none, and its cells' second line (their state) stands in
+  const glyphs = {};
+  for (const swatch of pane.querySelectorAll('[data-part="legend"] > rect[data-state]')) {
+    if (swatch.nextElementSibling) glyphs[swatch.dataset.state] = swatch.nextElementSibling.textContent;
+  }
   for (const cell of cells) {
-    const [number, corner] = cell.querySelectorAll("text");
+    const [number, second] = cell.querySelectorAll("text");
+    const mark = glyphs[cell.dataset.state] ?? (second ? second.textContent : "");
     const item = chip(cell.querySelector("rect").getAttribute("fill"), number.getAttribute("fill"),
-                      `${number.textContent} ${corner ? corner.textContent : ""}`.trim(), cell.getAttribute("aria-label"));
+                      `${number.textContent} ${mark}`.trim(), cell.getAttribute("aria-label"));
     item.dataset.blockId = cell.dataset.blockId;
     item.dataset.state = cell.dataset.state;
     chips.append(item);

@@ -45,7 +45,10 @@ test("the parts are drawn, and user text in them stays text", () => {
   assert.match(document.getElementById("bv-table").textContent, /<b>bold<\/b>/);
   assert.equal(document.querySelectorAll("#bv-table b").length, 0);
   assert.match(document.getElementById("bv-status").textContent, /step/);
-  assert.ok(document.getElementById("bv-events").querySelector("li"));
+  // the views' pictures at the projector's layout, each in its panel
+  assert.ok(document.querySelector('#bv-events > svg[data-view="events"] [data-kind]'));
+  assert.ok(document.querySelector('#bv-chain > svg[data-view="chain"] [data-outcome]'));
+  assert.ok(document.querySelector('#bv-mapping > svg[data-view="mapping"] [data-slot]'));
 });
 
 test("a missed patch makes the page start afresh from a full message", () => {
@@ -127,6 +130,8 @@ test("the phone's strip has a chip per block in the picture's colours, and the l
     chips.forEach((chip, i) => {
       assert.equal(chip.dataset.blockId, cells[i].dataset.blockId);
       assert.match(chip.textContent, new RegExp(`^#${cells[i].dataset.blockId}\\b`));
+      const swatch = document.querySelector(`#bv-pool [data-part="legend"] > rect[data-state="${chip.dataset.state}"]`);
+      assert.ok(chip.textContent.endsWith(` ${swatch.nextElementSibling.textContent}`));  // the state's glyph
       assert.equal(chip.title, cells[i].getAttribute("aria-label"));
       assert.ok(chip.style.background && chip.style.color);
     });
