@@ -20,6 +20,7 @@ LESSONS: dict[str, dict[str, str]] = {
     "06_live_generation": {"en": "Live generation: a real model fills the pool", "zh": "实时生成：真实模型写满 KV 池"},
     "07_paged_attention": {"en": "Paged attention", "zh": "分页注意力"},
     "08_beyond_nano_vllm": {"en": "Beyond nano-vllm (optional)", "zh": "nano-vllm 之外（选学）"},
+    "08b_radix_tree": {"en": "Hash chain or radix tree (optional)", "zh": "哈希链还是基数树（选学）"},
     "09_classroom_demo": {"en": "The classroom demo", "zh": "课堂演示"},
     "10_real_engine": {"en": "A real engine: vLLM's prefix cache, live", "zh": "真实的引擎：实时观察 vLLM 的前缀缓存"},
     "10b_router": {"en": "Routing by cache: several vLLM engines", "zh": "按缓存路由：多个 vLLM 引擎"},

@@ -92,6 +92,13 @@ def optional_prompt(name: str, value: Any) -> str | list[int] | None:
     return None if value is None else prompt(name, value)
 
 
+def prompts(name: str, value: Any) -> list:
+    """Earlier requests' prompts, in the order they are served (the recompute kind)."""
+    if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= 8:
+        raise ValueError(f"{name} must be a list of 1..8 prompts, got {brief(value, 200)}")
+    return [prompt(f"{name}[{i}]", p) for i, p in enumerate(value)]
+
+
 CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "block_size": lambda n, v: whole(n, v, 1, MAX_BLOCK_SIZE),
     "num_blocks": lambda n, v: whole(n, v, 1, MAX_BLOCKS),
@@ -118,6 +125,8 @@ CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "trace": text,       # cache_size: a shipped trace's name (checked by the kind)
     "share": lambda n, v: whole(n, v, 1, 100),
     "gpu": lambda n, v: whole(n, v, 1, 10**12),
+    "page_size": lambda n, v: whole(n, v, 1, MAX_SCENARIO_BLOCK_SIZE),   # recompute: SGLang's page
+    "requests": prompts,   # recompute: the earlier requests, served one at a time
 }
 SCENARIO = ("block_size", "num_blocks", "free_order", "budget", "rule", "setup")
 

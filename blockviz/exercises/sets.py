@@ -57,6 +57,11 @@ DEMO_SHARE = {"block_size": 4, "num_blocks": 16, "setup": [["add", "A", SYSTEM +
 CAPSTONE = {"block_size": 4, "num_blocks": 5,
             "setup": [["add", "A", "You_are_Ann", 5], ["step", 1], ["add", "B", "You_are_Bob", 4], ["step", 7]]}
 
+# Lesson 08b's first question: a block-aligned prompt asked again, after a request that extended it;
+# SGLang with its default page of one token, nano-vllm with blocks of four.
+LAST_BLOCK = {"block_size": 4, "page_size": 1, "max_tokens": 2, "requests": ["the_cat_", "the_cat_sat"],
+              "new": "the_cat_"}
+
 # Lesson 13's question: the smallest GPU pool, in GiB of a named model, that reaches half the maximum.
 HALF_THE_MAX = {"trace": "conversation", "model": "llama-3.1-8b", "ask": "gpu_gib", "share": 50}
 
@@ -157,6 +162,13 @@ SETS: dict[str, PracticeSet] = {s.name: s for s in [
         Item("pool_states", params={**N219, "setup": N219_OPS + [["step", 2]], "ask": [0, 1, 3, 4]},
              note="ex.set.note.n219_after"),
         Item("block_table", params={**N219, "setup": N219_OPS + [["step", 2]], "new": N219_OPS[0][2] + "xyz"}),
+    ]),
+    PracticeSet("lesson8b", "08b_radix_tree", [
+        Item("recompute", params=LAST_BLOCK, note="ex.set.note.last_block"),
+        Item("recompute", params={"block_size": 4, "page_size": 4, "max_tokens": 3,
+                                  "requests": ["You_are_kind._Ann?"], "new": "You_are_kind._Bob?"},
+             note="ex.set.note.same_page"),
+        Item("recompute", 1), Item("recompute", 2), Item("recompute", 5), Item("recompute", 7),
     ]),
     PracticeSet("lesson9", "09_classroom_demo", [
         Item("can_allocate", params={**DEMO_SHARE, "new": SYSTEM + "Why_not?"}, note="ex.set.note.demo_share"),

@@ -134,6 +134,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "hint.08.n144": {
         "en": "Which block of the prompt does nano-vllm never look up, and how many of the prompt's tokens are in it?",
         "zh": "nano-vllm 从不查找提示的哪一块？那一块里有提示的多少个 token？"},
+    "hint.08.unreachable": {
+        "en": "Walk D's blocks from the first, as can_allocate does: is each one's hash still in the map when D "
+              "arrives? Which allocation took the block the map pointed at?",
+        "zh": "像 can_allocate 那样从第一块开始走 D 的块：D 到达时，每一块的 hash 还在映射里吗？哪一次分配取走了映射指向的那个块？"},
     "hint.09.victim": {
         "en": "Read `running` from its tail: which request does the scheduler give up first so that the head can "
               "append?",

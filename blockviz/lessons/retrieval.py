@@ -16,6 +16,9 @@ from blockviz.lessons.self_assessment import LEVELS, level_of
 
 # Seeds of the opening questions: lesson n asks 500 + 10 n + i, apart from the practice sets' (1..34).
 RETRIEVAL_SEED = 500
+# Optional lessons (00's path: 08 and 08b): no later lesson opens with their questions, as a learner may
+# have skipped them.
+OPTIONAL_LESSONS = (8,)
 # Copies of a review exercise beyond the first take a new seed, this far on.
 COPY_SEED = 1000
 # How much a lesson weighs in the review, by its rating: "not yet" three times "closed book". A lesson
@@ -32,10 +35,11 @@ def lesson_number(name: str) -> int:
 
 
 def kinds_before(lesson: int) -> dict[int, list[str]]:
-    """The exercise kinds taught before `lesson`, by the lesson that teaches them, in course order."""
+    """The exercise kinds taught before `lesson`, by the lesson that teaches them, in course order (the
+    optional lessons' left out)."""
     taught: dict[int, list[str]] = {}
     for name, kind in KINDS.items():
-        if 1 <= kind.lesson < lesson:
+        if 1 <= kind.lesson < lesson and kind.lesson not in OPTIONAL_LESSONS:
             taught.setdefault(kind.lesson, []).append(name)
     return dict(sorted(taught.items()))
 

@@ -8,6 +8,7 @@ from blockviz.exercises.kinds.lifetime import Lifetime
 from blockviz.exercises.kinds.pool import NextBlock, PoolStates
 from blockviz.exercises.kinds.preempt import Preemption
 from blockviz.exercises.kinds.prefix import AdmissionCost, BlockTable, CanAllocate, HitPattern
+from blockviz.exercises.kinds.recompute import Recompute
 from blockviz.exercises.kinds.refs import RefCounts
 from blockviz.exercises.kinds.router_pick import RouterPick
 from blockviz.exercises.kinds.slots import Slot, SlotMapping
@@ -19,5 +20,5 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Slot(), SlotMapping(), RefCounts(), PoolStates(), NextBlock(), HitPattern(), CanAllocate(), BlockTable(),
     AdmissionCost(), DecodeBlock(), WastedSlots(), Preemption(), KVBytes(), Lifetime(), PrefillBatch(), DecodeMask(),
     StepsTable(), VllmCached(), RouterPick(),
-    CacheSize(),
+    CacheSize(), Recompute(),
 )}

@@ -186,4 +186,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.set.note.cache_cpu": {
         "en": "A CPU tier as vLLM's offloading keeps one: does it add to the GPU pool?",
         "zh": "按 vLLM 卸载方式配的 CPU 层：它是和 GPU 池相加吗？"},
+    "ex.set.lesson8b.focus": {"en": "what a hash chain and a radix tree each recompute",
+                              "zh": "哈希链和基数树各要重算多少"},
+    "ex.set.lesson8b.intro": {
+        "en": "The same requests, one at a time, through nano-vllm's blocks and SGLang's radix tree: how many of a new "
+              "prompt's tokens each one recomputes. Both engines compute every answer.",
+        "zh": "同样的请求，一个接一个，分别通过 nano-vllm 的块和 SGLang 的基数树：新提示的 token 各要重算多少个。"
+              "每个答案都由两个引擎算出。"},
+    "ex.set.note.last_block": {
+        "en": "Lesson 08b's question: a block-aligned prompt again, SGLang with its default page of one token.",
+        "zh": "第 08b 课的问题：再来一次按块对齐的提示，SGLang 用它默认的每页一个 token。"},
+    "ex.set.note.same_page": {
+        "en": "The same page size in both designs: does the tree still recompute less?",
+        "zh": "两种设计的页大小相同：树还会重算得更少吗？"},
 }
