@@ -50,7 +50,8 @@ def test_demo_policy_option_reaches_the_settings(monkeypatch, tmp_path, args, po
     assert served[0].policy == policy
 
 
-def test_demo_help_lists_the_policies(capsys):
+def test_demo_help_lists_the_policies(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")   # one line per option: argparse would break "nano-vllm" at its hyphen
     with pytest.raises(SystemExit):
         main(["demo", "--help"])
     out = " ".join(capsys.readouterr().out.split())
