@@ -215,9 +215,9 @@ class Plan:
     def describe(self) -> str:
         s = self.settings
         kv = self.num_blocks * self.block_bytes
-        return (f"model {s.model_dir} on {self.device}, policy {s.policy}; pool {self.num_blocks} blocks x {s.block_size} tokens "
-                f"({format_bytes(kv)} of KV, {format_bytes(self.block_bytes)} per block); {s.requests} requests "
-                f"sharing a {len(self.system_ids)}-token system prompt, up to {s.max_tokens} tokens each")
+        return (f"model {s.model_dir} on {self.device}, policy {s.policy}; pool {self.num_blocks} blocks x "
+                f"{s.block_size} tokens ({format_bytes(kv)} of KV, {format_bytes(self.block_bytes)} per block); "
+                f"{s.requests} requests sharing a {len(self.system_ids)}-token system prompt, up to {s.max_tokens} tokens each")
 
 
 def format_bytes(n: int) -> str:
