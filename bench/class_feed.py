@@ -2,10 +2,11 @@
 projector's pool picture and patch, the chain, mapping and events panels, the requests table) timed
 over a run, and the JSON bytes of the full message and of the patches.
 
-    PYTHONPATH=$PWD .venv/bin/python bench/class_feed.py [--repeats 5]
+    PYTHONPATH=$PWD .venv/bin/python bench/class_feed.py [--repeats 5] [--policy sglang]
 
 The same run every time: 6 requests that share most of their prompt on 40 blocks of 16 (the demo's
-pool), 24 tokens each, the simulator's character tokenizer; a message after every step.
+pool), 24 tokens each, the simulator's character tokenizer; a message after every step. Under
+--policy sglang the radix tree's panel takes the chain's place.
 """
 import argparse
 import json
@@ -20,11 +21,11 @@ from blockviz.demo.render import Status, Texts
 PROMPT = "It is a truth universally acknowledged, that a single man in possession " * 2
 
 
-def run() -> tuple[list[float], list[int]]:
-    sim = Simulator(num_blocks=40, block_size=16)
+def run(policy: str = "nano-vllm") -> tuple[list[float], list[int]]:
+    sim = Simulator(num_blocks=40, block_size=16, policy=policy)
     for k in range(6):
         sim.add(f"{PROMPT}request {k}", max_tokens=24)
-    feed = ClassFeed(sim, "<h3>bench</h3>", (), HitLedger(16), Texts(sim.decode), "en")
+    feed = ClassFeed(sim, "<h3>bench</h3>", (), HitLedger(16, radix=policy == "sglang"), Texts(sim.decode), "en")
     seconds, sizes = [], []
     while not sim.is_finished():
         sim.step()
@@ -39,9 +40,10 @@ def run() -> tuple[list[float], list[int]]:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--policy", default="nano-vllm", help="the block policy (blockviz.policies.names())")
     args = parser.parse_args()
     for _ in range(args.repeats):
-        seconds, sizes = run()
+        seconds, sizes = run(args.policy)
         seconds.sort()
         print(f"{len(seconds)} messages: median {1000 * statistics.median(seconds):.1f} ms, "
               f"p90 {1000 * seconds[int(0.9 * len(seconds))]:.1f} ms; bytes: full {sizes[0]:,}, "

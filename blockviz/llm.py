@@ -16,6 +16,7 @@ from blockviz.engine.model_runner import ModelRunner, kv_bytes_per_block, model_
 from blockviz.engine.sequence import Sequence
 from blockviz.models import DEFAULT_MODEL_DIR
 from blockviz.models.config import DTYPE_NAMES, Qwen3Config
+from blockviz.policies import get as get_policy
 from blockviz.sampling_params import SamplingParams
 from blockviz.limits import check_can_ever_run
 from blockviz.session import Session
@@ -93,13 +94,14 @@ class LLMEngine(Session):
     kv_cache_memory (bytes for the pool on CPU when num_kvcache_blocks is -1), seed (sampling),
     kv_layer / kv_head (whose K and V values the KV view keeps per step; None keeps none),
     record (build frames for the views; default True), history (keep only the newest N steps),
-    record_to (append each step to a trace file as it runs).
+    record_to (append each step to a trace file as it runs), policy (the block policy by name,
+    blockviz.policies.names(); default nano-vllm's own).
     """
 
     def __init__(self, model: str | Path | None = None, device: str | None = None, dtype: str | None = None,
                  kv_cache_memory: int | None = None, seed: int = 0, kv_layer: int | None = 0,
                  kv_head: int | None = 0, record: bool = True, history: int | None = None,
-                 record_to: str | None = None, **kwargs):
+                 record_to: str | None = None, policy: str = "nano-vllm", **kwargs):
         names = {f.name for f in fields(Config)}
         unknown = sorted(set(kwargs) - names)
         if unknown:
@@ -113,6 +115,7 @@ class LLMEngine(Session):
         tokenizer = TokenizerFile(model_dir / "tokenizer.json")
         config = Config(str(model_dir), **kwargs)
         check_engine_options(hf_config, device, dtype, seed, kv_layer, kv_head, kv_cache_memory, record)
+        get_policy(policy)   # an unknown name fails here, before the model is loaded
         config.hf_config = hf_config
         config.max_model_len = min(config.max_model_len, hf_config.max_position_embeddings)
         if config.eos == -1 and hf_config.eos_token_id is not None:
@@ -120,7 +123,7 @@ class LLMEngine(Session):
         device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         check_pool_fits(config, hf_config, device, dtype, kv_cache_memory)
         self.model_runner = SlotRecordingRunner(config, hf_config, device, kv_cache_memory, seed, dtype)
-        super().__init__(config, record, history, record_to)
+        super().__init__(config, record, history, record_to, policy)
         self.tokenizer = tokenizer
         self.kv_layer, self.kv_head = kv_layer, kv_head
         dtype_name = str(self.model_runner.dtype).removeprefix("torch.")

@@ -17,6 +17,7 @@ def port_number(text: str) -> int:
 
 
 def add_demo_parser(sub):
+    from blockviz import policies
     from blockviz.demo.settings import DemoSettings
     from blockviz.models.config import DTYPE_NAMES
     d = DemoSettings()
@@ -32,6 +33,9 @@ def add_demo_parser(sub):
     pool = demo.add_mutually_exclusive_group()
     pool.add_argument("--blocks", type=int, metavar="N", help=f"KV pool size in blocks (default {d.DEFAULT_BLOCKS})")
     pool.add_argument("--kv-memory", metavar="BYTES", help="KV pool size in bytes instead (e.g. 4M, 2G)")
+    demo.add_argument("--policy", default=d.policy, metavar="NAME",
+                      help=f"block policy: {', '.join(policies.names())} (default %(default)s); under sglang the "
+                      "class page shows SGLang's radix tree in place of the hash chain")
     demo.add_argument("--block-size", type=int, default=d.block_size, metavar="B", help="tokens per block (default %(default)s)")
     demo.add_argument("--requests", type=int, default=d.requests, metavar="N",
                       help="requests that arrive while it runs (default %(default)s)")
@@ -70,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                                 block_size=args.block_size, requests=args.requests, max_tokens=args.max_tokens,
                                 temperature=args.temperature, arrival_every=args.arrival_every, pace=args.pace,
                                 max_num_batched_tokens=args.max_batched_tokens, refresh_ms=args.refresh_ms,
-                                lang=args.lang, seed=args.seed, history=args.history or None)
+                                lang=args.lang, seed=args.seed, history=args.history or None, policy=args.policy)
         if args.system_prompt is not None:
             settings.system_prompt = args.system_prompt
         from blockviz.demo.server import serve

@@ -2,7 +2,7 @@
 for many requests that share a system prompt, live, with every view following, and serves the class
 a read-only page of the same engine.
 
-    settings.py   the options, checked up front; saved as JSON for the notebook's kernel
+    settings.py   the options (the block policy among them), checked up front; saved as JSON for the kernel
     live.py       LiveRunner: engine steps with throttled view refreshes (no widgets)
     loop.py       LiveLoop: ▶ Generate's asyncio loop (step, yield, refresh when due; pace)
     confine.py    every widget message handled on the engine's thread
@@ -10,6 +10,7 @@ a read-only page of the same engine.
     render.py     header, status line, totals and requests table (pure HTML, both pages)
     app.py        Demo: the teacher's dashboard widget (▶ Generate, typed prompts, students' prompts)
     projector.py  the class page's pool and panels: the views' renderers at the projector's layout
+                  (under policy "sglang" the radix tree in the hash chain's place)
     feed.py       the class page's messages: a full one, then patches
     link.py       the kernel's WebSocket to the class server (a thread of its own)
     classroom.py  the class server: the page, its files, the live feed, students' prompts

@@ -44,7 +44,7 @@ def build_engine(plan: Plan):
     s = plan.settings
     return LLM(s.model_dir, device=plan.device, dtype=s.dtype, kvcache_block_size=s.block_size,
                num_kvcache_blocks=plan.num_blocks, max_num_batched_tokens=s.max_num_batched_tokens, seed=s.seed,
-               history=s.history)
+               history=s.history, policy=s.policy)
 
 
 class Demo(w.VBox):
@@ -58,7 +58,7 @@ class Demo(w.VBox):
         self.engine = engine if engine is not None else build_engine(self.plan)
         self.lang = lang = settings.lang
         self.texts = Texts(self.engine.decode)
-        self.ledger = HitLedger(settings.block_size)
+        self.ledger = HitLedger(settings.block_size, radix=self.engine.policy.name == "sglang")
         self.students: list[str] = []  # the teacher's list of students' prompts, as HTML lines
         self._student_ids: list[int] = []
         self.live = LiveLoop(self.engine, settings, self.engine.notify, on_state=self._sync_button, say=self._say)

@@ -2,11 +2,14 @@
 message (the whole pool picture and every part), then "patch" messages that carry only what changed
 (the pool as pool_patch() of the previous picture, the parts whose HTML changed). Every
 KEYFRAME_EVERY versions a full one again, so the server keeps a short backlog for a page that opens
-late: the last full message and the patches after it."""
+late: the last full message and the patches after it.
+
+Under policy "sglang" the "radix" part (SGLang's radix tree) stands where the hash chain does under
+the others; each keeps the other empty. Like every part it is resent only when its picture changed."""
 import time
 
 from blockviz.demo.hits import HitLedger
-from blockviz.demo.projector import chain_svg, events_svg, mapping_svg, projector_pool
+from blockviz.demo.projector import chain_svg, events_svg, mapping_svg, projector_pool, radix_svg
 from blockviz.demo.render import Status, Texts, requests_table_html, status_html, totals_html
 from blockviz.views.pool_patch import pool_patch
 from blockviz.views.render_pool import PoolPicture
@@ -40,9 +43,13 @@ class ClassFeed:
                  "events": events_svg(events, s.labels, step, lang, s.decode)}
         latest = max((item for item in self.ledger.by_seq.items() if item[1].step <= step and item[0] in snapshot.seqs),
                      key=lambda item: (item[1].step, item[0]), default=None)
-        if latest and self.chain[0] != latest:
-            self.chain = (latest, chain_svg(snapshot, latest[0], latest[1], lang, s.decode))
-        parts["chain"] = self.chain[1] if latest else ""
+        tree = snapshot.tree
+        if tree is not None:   # a radix tree decides: it has no hash chain to show
+            parts["chain"], parts["radix"] = "", radix_svg(tree, step, lang, s.decode)
+        else:
+            if latest and self.chain[0] != latest:
+                self.chain = (latest, chain_svg(snapshot, latest[0], latest[1], lang, s.decode))
+            parts["chain"], parts["radix"] = (self.chain[1] if latest else ""), ""
         parts["mapping"] = mapping_svg(snapshot, latest[0], events, lang, s.decode) if latest else ""
         return parts
 

@@ -5,6 +5,10 @@ request's snapshot no longer shows what it reused. The admission step's events s
 (blockviz.hits.admitted: a CanAllocate that a Scheduled of the same step follows), and one
 BlockShared (a hit on a used block) or BlockRevived (a hit on a free block) per reused block says
 where each came from. A HitLedger reads each new frame once.
+
+Under policy "sglang" every hit is a BlockShared (a page found in the radix tree): one that no
+running request held (ref_count 1 after the hit) was cached in the tree only, which is what a
+revived block is under a hash chain, so it counts with hit_free; `radix` says to call it cached.
 """
 from dataclasses import dataclass
 
@@ -20,6 +24,7 @@ class AdmissionHit:
     tokens: int      # tokens reused: nano-vllm's num_cached_tokens at allocate
     admissions: int  # 1, or more for a request preempted and admitted again
     probes: tuple[tuple[int, str, int, int], ...] = ()  # can_allocate's walk: (index, outcome, hash, block id)
+    radix: bool = False  # found in SGLang's radix tree (policy "sglang"): hit_free were cached in the tree
 
     @property
     def blocks(self) -> int:
@@ -28,8 +33,9 @@ class AdmissionHit:
 
 class HitLedger:
 
-    def __init__(self, block_size: int):
+    def __init__(self, block_size: int, radix: bool = False):
         self.block_size = block_size
+        self.radix = radix                    # policy "sglang": pages found in a radix tree
         self.upto = 0                         # the next step to read
         self.by_seq: dict[int, AdmissionHit] = {}
         self.tokens_saved = 0                 # over every admission
@@ -50,7 +56,8 @@ class HitLedger:
             if isinstance(event, CacheProbe):
                 probes.setdefault(event.seq_id, []).append((event.index, event.outcome, event.hash, event.block_id))
             elif isinstance(event, BlockShared):
-                used[event.seq_id] = used.get(event.seq_id, 0) + 1
+                held = used if event.ref_count > 1 else free   # 1: no other request held it (sglang's cached page)
+                held[event.seq_id] = held.get(event.seq_id, 0) + 1
             elif isinstance(event, BlockRevived):
                 free[event.seq_id] = free.get(event.seq_id, 0) + 1
             elif isinstance(event, Scheduled):
@@ -63,7 +70,7 @@ class HitLedger:
             tokens = blocks * self.block_size
             before = self.by_seq.get(seq_id)
             self.by_seq[seq_id] = AdmissionHit(step, hit_used, hit_free, tokens, 1 + (before.admissions if before else 0),
-                                             tuple(probes.get(seq_id, ())))
+                                             tuple(probes.get(seq_id, ())), self.radix)
             self.tokens_saved += tokens
 
     @property

@@ -2,6 +2,8 @@
 (views/layout.py: PROJECTOR), legible from the back of a room at 1920×1080: a pool of big cells
 (every text >= 18 px, the whole label on hover); beside it the hash chain of the request admitted
 last and this step's events; under them that request's block mapping, its tokens the screen wide.
+Under policy "sglang" the hash chain means nothing (a page is found by the tokens on its path), so
+SGLang's radix tree at the step takes its place (views/render_radix.py).
 
 The pool is a PoolPicture, so the page follows it with the views' patches (views/pool_patch.py),
 in as many columns as show it largest beside the panels. A pool too large for legible cells is the
@@ -18,6 +20,7 @@ from blockviz.views.render_chain import render_chain
 from blockviz.views.render_events import render_events
 from blockviz.views.render_mapping import render_mapping
 from blockviz.views.render_pool import PoolPicture, pool_picture
+from blockviz.views.render_radix import render_radix
 
 MAX_BLOCKS = 96            # above: the notebook's compact picture, scaled to the screen
 POOL_AREA = (1300, 830)    # px of a 1920×1080 screen left for the pool beside the panels
@@ -69,3 +72,8 @@ def chain_svg(snapshot: Snapshot, seq_id: int, hit: AdmissionHit, lang: str, dec
 
 def mapping_svg(snapshot: Snapshot, seq_id: int, events: list[Event], lang: str, decode=None) -> str:
     return render_mapping(snapshot, seq_id, events, lang=lang, decode=decode, max_width=WIDE, layout=PROJECTOR)
+
+
+def radix_svg(tree, step: int, lang: str, decode=None) -> str:
+    """SGLang's radix tree at a step (policy "sglang": Snapshot.tree, a RecordedTree, or a live RadixCache)."""
+    return render_radix(tree, lang=lang, decode=decode, step=step, layout=PROJECTOR)

@@ -44,9 +44,9 @@ class Texts:
 
 def header_html(plan: Plan, lang: str) -> str:
     s = plan.settings
-    setup = t("demo.setup", lang, model=s.model_dir.name, device=plan.device, blocks=plan.num_blocks,
-              B=s.block_size, kv=format_bytes(plan.num_blocks * plan.block_bytes), requests=s.requests,
-              system=len(plan.system_ids))
+    setup = t("demo.setup", lang, model=s.model_dir.name, policy=s.policy, device=plan.device,
+              blocks=plan.num_blocks, B=s.block_size, kv=format_bytes(plan.num_blocks * plan.block_bytes),
+              requests=s.requests, system=len(plan.system_ids))
     system = (f"<details><summary>{esc(t('demo.system', lang))}</summary>{esc(s.system_prompt)}</details>"
               if s.system_prompt else "")
     return f"<h3>{esc(t('demo.title', lang))}</h3><div>{esc(setup)}</div>{system}"
@@ -82,7 +82,8 @@ def hit_text(hit: AdmissionHit | None, lang: str) -> str:
         return t("demo.hit.none", lang)
     if not hit.blocks:
         return t("demo.hit.miss", lang)
-    text = t("demo.hit", lang, blocks=hit.blocks, tokens=hit.tokens, used=hit.hit_used, free=hit.hit_free)
+    key = "demo.hit.radix" if hit.radix else "demo.hit"   # under sglang the second kind is cached in the tree
+    text = t(key, lang, blocks=hit.blocks, tokens=hit.tokens, used=hit.hit_used, free=hit.hit_free)
     return text + (t("demo.hit.again", lang, n=hit.admissions) if hit.admissions > 1 else "")
 
 

@@ -5,6 +5,7 @@ import math
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from blockviz import policies
 from blockviz.i18n import LANGS
 from blockviz.jsonfile import read_json
 from blockviz.models.config import DTYPE_NAMES
@@ -49,6 +50,7 @@ class DemoSettings:
     refresh_ms: int = 200             # the views refresh at most this often while generating
     view_budget: float = 0.03         # ... and take at most this share of the time
     history: int | None = 2000        # steps the engine keeps for stepping back (None: all; an hour's run is 10^5)
+    policy: str = "nano-vllm"         # the block policy (blockviz.policies.names()); "sglang": SGLang's radix tree
     lang: str = "en"
     seed: int = 0
 
@@ -103,6 +105,8 @@ class DemoSettings:
         if isinstance(self.temperature, bool) or not isinstance(self.temperature, (int, float)) \
                 or not 0 <= self.temperature < math.inf:
             raise DemoError(f"temperature must be a number >= 0, got {self.temperature!r}")
+        if self.policy not in policies.names():
+            raise DemoError(f"unknown policy {self.policy!r}; choose one of {', '.join(policies.names())}")
         if self.lang not in LANGS:
             raise DemoError(f"unknown language {self.lang!r}; choose one of {', '.join(LANGS)}")
         if self.requests and not self.user_prompts:
@@ -211,9 +215,9 @@ class Plan:
     def describe(self) -> str:
         s = self.settings
         kv = self.num_blocks * self.block_bytes
-        return (f"model {s.model_dir} on {self.device}; pool {self.num_blocks} blocks x {s.block_size} tokens "
-                f"({format_bytes(kv)} of KV, {format_bytes(self.block_bytes)} per block); {s.requests} requests "
-                f"sharing a {len(self.system_ids)}-token system prompt, up to {s.max_tokens} tokens each")
+        return (f"model {s.model_dir} on {self.device}, policy {s.policy}; pool {self.num_blocks} blocks x "
+                f"{s.block_size} tokens ({format_bytes(kv)} of KV, {format_bytes(self.block_bytes)} per block); "
+                f"{s.requests} requests sharing a {len(self.system_ids)}-token system prompt, up to {s.max_tokens} tokens each")
 
 
 def format_bytes(n: int) -> str:

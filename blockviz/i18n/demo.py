@@ -3,9 +3,9 @@
 STRINGS: dict[str, dict[str, str]] = {
     "demo.title": {"en": "blockviz classroom demo: a real model serving many requests",
                    "zh": "blockviz 课堂演示：一个真实模型同时服务多个请求"},
-    "demo.setup": {"en": "model “{model}” on {device} · pool {blocks} blocks × {B} tokens ({kv}) · "
+    "demo.setup": {"en": "model “{model}” on {device} · policy {policy} · pool {blocks} blocks × {B} tokens ({kv}) · "
                          "{requests} requests share a {system}-token system prompt",
-                   "zh": "模型“{model}”，运行于 {device} · 块池 {blocks} 块 × 每块 {B} token（{kv}）· "
+                   "zh": "模型“{model}”，运行于 {device} · 策略 {policy} · 块池 {blocks} 块 × 每块 {B} token（{kv}）· "
                          "{requests} 个请求共享 {system} 个token的系统提示"},
     "demo.system": {"en": "system prompt", "zh": "系统提示"},
     "demo.generate": {"en": "▶ Generate", "zh": "▶ 开始生成"},
@@ -30,6 +30,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "demo.t.preemptions": {"en": "{n} preemptions", "zh": "抢占 {n} 次"},
     "demo.hit": {"en": "{blocks} blocks = {tokens} tokens · {used} used + {free} free",
                  "zh": "{blocks} 块 = {tokens} 个token · 在用 {used} + 空闲 {free}"},
+    "demo.hit.radix": {"en": "{blocks} pages = {tokens} tokens · {used} used + {free} cached in the tree",
+                       "zh": "{blocks} 页 = {tokens} 个token · 在用 {used} + 树中缓存 {free}"},
     "demo.hit.again": {"en": " (admission {n})", "zh": "（第 {n} 次入场）"},
     "demo.hit.miss": {"en": "no hit", "zh": "未命中"},
     "demo.hit.none": {"en": "-", "zh": "-"},

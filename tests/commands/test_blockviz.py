@@ -30,6 +30,34 @@ def test_demo_port_out_of_range_is_a_usage_error(capsys, port):
     assert "--port" in err and ("1..65535" in err or "not a port number" in err) and "Traceback" not in err
 
 
+def test_demo_policy_unknown_is_a_one_line_error_naming_the_policies(capsys, tmp_path):
+    from tests.engine.tiny_model import write_tiny_model
+    model = write_tiny_model(tmp_path / "tiny")
+    assert main(["demo", "--model", str(model), "--device", "cpu", "--no-browser", "--policy", "radix"]) == 2
+    err = capsys.readouterr().err
+    assert err == "blockviz demo: unknown policy 'radix'; choose one of nano-vllm, vllm, sglang\n"
+
+
+@pytest.mark.parametrize("args, policy", [([], "nano-vllm"), (["--policy", "sglang"], "sglang"),
+                                          (["--policy", "vllm"], "vllm")])
+def test_demo_policy_option_reaches_the_settings(monkeypatch, tmp_path, args, policy):
+    import blockviz.demo.server as server
+    from tests.engine.tiny_model import write_tiny_model
+    model = write_tiny_model(tmp_path / "tiny")
+    served = []
+    monkeypatch.setattr(server, "serve", lambda settings, **kw: served.append(settings) or 0)
+    assert main(["demo", "--model", str(model), "--device", "cpu", "--no-browser", *args]) == 0
+    assert served[0].policy == policy
+
+
+def test_demo_help_lists_the_policies(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")   # one line per option: argparse would break "nano-vllm" at its hyphen
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--policy NAME" in out and "nano-vllm, vllm, sglang (default nano-vllm)" in out
+
+
 @pytest.mark.parametrize("exercise_id", ["slot:[1,2]", "slot:{", 'slot:{"block_size": true}', "slot-x", "nope-3"])
 def test_exercise_with_a_bad_id_is_a_clear_error(capsys, exercise_id):
     assert main(["exercise", exercise_id]) == 2

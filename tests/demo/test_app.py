@@ -40,6 +40,25 @@ def test_generate_serves_every_request_and_the_views_end_on_the_last_step(settin
     assert f'data-saved="{demo.ledger.tokens_saved}"' in demo.totals.value and demo.ledger.tokens_saved > 0
 
 
+def test_under_sglang_the_demo_runs_on_the_radix_tree_and_says_so(settings):
+    settings.policy = "sglang"
+    demo = Demo(settings)
+    assert demo.engine.policy.name == "sglang" and "policy sglang" in demo.header.value
+    assert hasattr(demo.dashboard, "radix")   # the teacher's dashboard has the tree's tab
+    demo.play()
+    engine = demo.engine
+    assert engine.is_finished() and demo.counts()["finished"] == settings.requests
+    assert pool_step(demo) == engine.num_steps
+    assert demo.ledger.radix and demo.ledger.tokens_saved > 0
+    cells = re.findall(r'<td class="bv-hit">(.*?)</td>', demo.table.value)
+    assert any("cached in the tree" in c for c in cells) and not any(" free" in c for c in cells)
+    hits = re.findall(r'data-status="finished" data-label="\w+" data-seq="\d+" data-hit-blocks="(\d+)"', demo.table.value)
+    assert len(hits) == settings.requests and sum(map(int, hits)) * settings.block_size == demo.ledger.tokens_saved
+    message = demo.feed.message(demo.status(), full=True)   # what the class page gets
+    assert message["parts"]["chain"] == "" and 'data-view="radix"' in message["parts"]["radix"]
+    assert f'data-step="{engine.last_step}"' in message["parts"]["radix"]
+
+
 def test_views_refresh_far_less_often_than_the_engine_steps(settings):
     settings.refresh_ms = 60_000
     demo = Demo(settings)

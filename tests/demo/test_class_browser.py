@@ -6,8 +6,11 @@ does not move, running requests listed first, the theme changing at the first pr
 at 390×844 (one column, totals first, text >= 16 px, no sideways scroll, the prompt form above the
 pool, the pool as a strip of chips). The engine runs in this process, as in the teacher's kernel;
 the class server in a thread, as in the demo process.
-Saves class.png, class-dark.png and class-phone.png in out/demo/ (the test prints where). Skips
-only when chromium is missing."""
+Under policy "sglang" the page shows SGLang's radix tree of the step it shows, the screen wide under
+the pool, every text in it >= 18 px and none of it outside its panel (at 390×844 too), the hash
+chain's panel empty.
+Saves class.png, class-dark.png, class-phone.png, class-sglang.png and class-sglang-phone.png in
+out/demo/ (the test prints where). Skips only when chromium is missing."""
 import sys
 import time
 from pathlib import Path
@@ -34,14 +37,26 @@ PAGE_STATE = """() => {
 }"""
 
 
-@pytest.fixture
-def classroom():
+def open_classroom(policy: str):
     server = ClassServer("en", "test-key").start()
     link = ClassLink(server.publish_url, "test-key")
     assert link.connected.wait(10)
     settings = DemoSettings(device="cpu", requests=6, max_tokens=16, arrival_every=3, refresh_ms=0, pace=0,
-                            temperature=0.0)  # the embedded model, the demo's pool of 40 blocks of 16
-    demo = Demo(settings, link=link)
+                            temperature=0.0, policy=policy)  # the embedded model, the demo's pool of 40 blocks of 16
+    return server, link, Demo(settings, link=link)
+
+
+@pytest.fixture
+def classroom():
+    server, link, demo = open_classroom("nano-vllm")
+    yield server, demo
+    link.close()
+    server.stop()
+
+
+@pytest.fixture
+def sglang_classroom():
+    server, link, demo = open_classroom("sglang")
     yield server, demo
     link.close()
     server.stop()
@@ -198,3 +213,76 @@ def test_class_page_follows_the_engine(chromium, classroom):
         finally:
             browser.close()
     assert (OUT / "class.png").stat().st_size > 20_000
+
+
+RADIX_STATE = """() => {
+  const pool = document.querySelector('#bv-pool svg'), tree = document.querySelector('#bv-radix svg');
+  return {step: pool ? +pool.dataset.step : -1, treeStep: tree ? +tree.dataset.step : -1,
+          nodes: tree ? [...tree.querySelectorAll('[data-node]')].map(e => +e.dataset.node) : []};
+}"""
+# every text of the tree's picture at the size it is drawn on the screen
+RADIX_SIZES = """() => [...document.querySelectorAll('#bv-radix svg text')]
+  .map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)"""
+# the tree's panel shows all of its picture's width, and lies inside the screen
+RADIX_FITS = """(width) => { const panel = document.getElementById('bv-radix'), box = panel.getBoundingClientRect();
+  return panel.scrollWidth <= panel.clientWidth && box.left >= 0 && box.right <= width + 0.5; }"""
+
+
+def test_class_page_under_sglang_shows_the_radix_tree_legibly(chromium, sglang_classroom):
+    from playwright.sync_api import sync_playwright
+    from blockviz.views.layout import PROJECTOR
+    from blockviz.views.render_radix import preorder
+    server, demo = sglang_classroom
+    engine = demo.engine
+    OUT.mkdir(parents=True, exist_ok=True)
+    url = f"http://127.0.0.1:{server.port}/"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1920, "height": 1080})
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            step_and_publish(demo, 0)
+            demo.publish(full=True)
+            wait_for_step(page, engine.cursor)
+            grew = 0
+            while not engine.is_finished():  # the tree of the step the page shows, as the engine has it
+                step_and_publish(demo, 4)
+                wait_for_step(page, engine.cursor)
+                shown = page.evaluate(RADIX_STATE)
+                tree = engine.snapshot(shown["step"]).tree
+                assert shown["treeStep"] == shown["step"]
+                assert shown["nodes"] == [node.id for node, _ in preorder(tree)][:PROJECTOR.radix_rows]
+                grew = max(grew, len(shown["nodes"]))
+            assert grew > 2   # the shared prompt's node, the finished requests' own below it
+            assert page.locator("#bv-radix svg").is_visible() and not page.locator("#bv-chain").is_visible()
+            sizes = page.evaluate(RADIX_SIZES)
+            assert sizes and min(sizes) >= 18 - 0.5
+            assert page.evaluate(RADIX_FITS, 1920)
+            pool, tree = page.locator("#bv-pool").bounding_box(), page.locator("#bv-radix").bounding_box()
+            assert tree["y"] >= pool["y"] + pool["height"] - 1   # the screen wide, under the pool
+            cells = page.evaluate("""() => [...document.querySelectorAll('#bv-pool [data-block-id] text')]
+                .map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)""")
+            assert cells and min(cells) >= 18 - 0.5   # the pool as legible as under nano-vllm
+            assert page.evaluate("document.documentElement.scrollWidth") <= 1920
+            page.locator("#bv-radix").scroll_into_view_if_needed()
+            page.screenshot(path=str(OUT / "class-sglang.png"), full_page=True)
+
+            phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                     has_touch=True)
+            phone.goto(url)
+            wait_for_step(phone, engine.cursor)
+            phone.screenshot(path=str(OUT / "class-sglang-phone.png"), full_page=True)
+            assert phone.evaluate(RADIX_STATE)["nodes"] == page.evaluate(RADIX_STATE)["nodes"]
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390   # no sideways scroll
+            tree = phone.locator("#bv-radix").bounding_box()
+            assert tree["x"] >= 0 and tree["x"] + tree["width"] <= 390 + 0.5
+            assert tree["y"] > phone.locator("#bv-table").bounding_box()["y"]   # after the requests
+            sizes = phone.evaluate(RADIX_SIZES)
+            assert sizes and min(sizes) >= 16 - 0.01
+            phone.close()
+            assert not errors, errors
+        finally:
+            browser.close()
+    assert (OUT / "class-sglang.png").stat().st_size > 20_000

@@ -15,27 +15,35 @@ from blockviz.demo.feed import ClassFeed
 from blockviz.demo.hits import HitLedger
 from blockviz.demo.render import Status, Texts
 from blockviz.states import classify
+from blockviz.views.render_radix import preorder
 
 HERE = Path(__file__).resolve().parent
 JSDOM = Path("/usr/share/nodejs")  # where Debian's node-jsdom puts jsdom (tests/views/js/install_node.sh)
 
 
 def fixture() -> dict:
-    sim = Simulator(num_blocks=16, block_size=4)
+    return {"page": page_html("en"), "messages": messages(), "sglang": messages("sglang")}
+
+
+def messages(policy: str = "nano-vllm") -> list[dict]:
+    """A run's class-page messages; under "sglang" each with the radix tree's node ids at its step."""
+    sim = Simulator(num_blocks=16, block_size=4, policy=policy)
     sim.add("<b>bold</b> the cat sat on the mat", max_tokens=5)
-    feed = ClassFeed(sim, "<h3>header</h3>", (), HitLedger(4), Texts(sim.decode), "en")
+    feed = ClassFeed(sim, "<h3>header</h3>", (), HitLedger(4, radix=policy == "sglang"), Texts(sim.decode), "en")
     messages = []
     while True:
         status = Status(sim.cursor, sim.last_step, 0, 0.0, 0, 0, 0, True)
         feed.prompts_open = sim.cursor >= 2
         message = feed.message(status, full=not messages)
-        messages.append({"message": message, "states": [s.value for s in classify(sim.snapshot(sim.cursor))]})
+        tree = sim.snapshot(sim.cursor).tree
+        messages.append({"message": message, "states": [s.value for s in classify(sim.snapshot(sim.cursor))],
+                         "nodes": None if tree is None else [node.id for node, _ in preorder(tree)]})
         if sim.cursor == 1:
             sim.add("the cat sat on a hat", max_tokens=4)
         if sim.is_finished():
             break
         sim.step()
-    return {"page": page_html("en"), "messages": messages}
+    return messages
 
 
 def test_the_demos_scripts_pass_their_tests_in_node(tmp_path):

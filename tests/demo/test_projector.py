@@ -8,10 +8,11 @@ from hypothesis import given, settings as hsettings, strategies as st
 from blockviz import Simulator
 from blockviz.demo.hits import HitLedger
 from blockviz.demo.projector import (MAX_BLOCKS, POOL_AREA, QUIET, WIDE, chain_svg, columns_for, events_svg,
-                                     mapping_svg, pool_size, projector_pool)
+                                     mapping_svg, pool_size, projector_pool, radix_svg)
 from blockviz.states import classify
 from blockviz.views.layout import PROJECTOR
 from blockviz.views.pool_patch import pool_patch
+from blockviz.views.render_radix import preorder, render_radix
 from blockviz.views.render_pool import pool_picture
 
 from tests.views.svgtools import parse, with_attr
@@ -174,3 +175,55 @@ def test_the_feed_sends_a_chain_again_only_for_a_new_admission():
         drawn = feed.parts_at(sim.cursor, Status(sim.cursor, sim.last_step, 0, 0.0, 0, 0, 0, True))["chain"]
         assert 'data-view="chain"' in drawn and drawn == feed.parts["chain"]
     assert sent == [True, False, False, True, False, False]  # the first admission, then the second's
+
+
+def sglang_sim(num_blocks=40) -> Simulator:
+    """Requests that part at different depths of a shared prefix, some escaping-worthy text, and
+    enough of them on a small pool that leaves are evicted."""
+    sim = Simulator(num_blocks=num_blocks, block_size=4, policy="sglang")
+    for k in range(8):
+        sim.add("<b>x</b> a shared prefix " + "branch " * (k % 3) + f"then request number {k}", max_tokens=6)
+    return sim
+
+
+def test_the_radix_panel_is_the_trees_own_picture_legible_and_as_wide_as_the_screen_at_most():
+    sim = sglang_sim(num_blocks=24)
+    drawn = 0
+    while not sim.is_finished():
+        sim.step()
+        tree = sim.snapshot().tree
+        svg = radix_svg(tree, sim.cursor, "en", sim.decode)
+        assert svg == render_radix(tree, lang="en", decode=sim.decode, step=sim.cursor, layout=PROJECTOR)
+        assert "<b>" not in svg
+        root = parse(svg)
+        assert root.get("data-view") == "radix" and int(root.get("data-step")) == sim.cursor
+        assert min(font_sizes(root)) >= FONT and int(root.get("width")) <= WIDE + 0.5
+        nodes = [int(el.get("data-node")) for el in with_attr(root, "data-node")]
+        assert nodes == [node.id for node, _ in preorder(tree)][:PROJECTOR.radix_rows]
+        drawn += len(nodes)
+    assert drawn and any(e.kind == "leaf_evict" for s in range(sim.last_step + 1) for e in sim.events(s))
+
+
+def test_the_feed_under_sglang_sends_the_tree_in_place_of_the_chain_and_again_when_it_changes():
+    from blockviz.demo.feed import ClassFeed
+    from blockviz.demo.render import Status, Texts
+    sim = sglang_sim()
+    feed = ClassFeed(sim, "<h3>h</h3>", (), HitLedger(4, radix=True), Texts(sim.decode), "en")
+    shown = None
+    while not sim.is_finished():
+        sim.step()
+        status = Status(sim.cursor, sim.last_step, 0, 0.0, 0, 0, 0, True)
+        message = feed.message(status, full=shown is None)
+        radix = radix_svg(sim.snapshot().tree, sim.cursor, "en", sim.decode)
+        assert feed.parts["chain"] == "" and feed.parts["radix"] == radix
+        assert ("radix" in message["parts"]) == (radix != shown)   # sent when the picture changed
+        shown = radix
+    # the teacher steps back: the class page shows the tree of that step
+    back = Status(2, sim.last_step, 0, 0.0, 0, 0, 0, False)
+    assert feed.message(back)["parts"]["radix"] == radix_svg(sim.snapshot(2).tree, 2, "en", sim.decode)
+    nano = Simulator(num_blocks=40, block_size=4)
+    nano.add("a shared prefix", max_tokens=2)
+    nano.step()
+    other = ClassFeed(nano, "<h3>h</h3>", (), HitLedger(4), Texts(nano.decode), "en")
+    parts = other.message(Status(nano.cursor, nano.last_step, 0, 0.0, 0, 0, 0, True), full=True)["parts"]
+    assert parts["radix"] == "" and 'data-view="chain"' in parts["chain"]

@@ -22,6 +22,7 @@ from blockviz.sampling_params import SamplingParams
     ({"user_prompts": []}, "at least one user prompt"),
     ({"view_budget": 0}, "share of the time"),
     ({"history": 0}, "history"),
+    ({"policy": "radix"}, "unknown policy 'radix'; choose one of nano-vllm, vllm, sglang"),
 ])
 def test_bad_options_are_clear_errors(settings, change, message):
     for key, value in change.items():
@@ -135,3 +136,15 @@ def test_the_engine_keeps_a_bounded_history(settings):
 def test_temperature_and_pace_must_be_finite_numbers(option, value):
     with pytest.raises(DemoError, match=option if option == "temperature" else "pace"):
         DemoSettings(**{option: value}).check_options()
+
+
+def test_the_policy_is_kept_in_the_settings_file_and_reaches_the_engine(settings, tmp_path):
+    from blockviz.demo.app import build_engine
+    from blockviz.policies import names
+    assert DemoSettings().policy == "nano-vllm" and "sglang" in names()
+    settings.policy = "sglang"
+    assert DemoSettings.load(settings.save(tmp_path / "s.json")).policy == "sglang"
+    plan = settings.resolve()
+    assert "policy sglang" in plan.describe()
+    engine = build_engine(plan)
+    assert engine.policy.name == "sglang" and engine.snapshot(0).tree is not None

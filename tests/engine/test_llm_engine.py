@@ -55,6 +55,23 @@ def test_prefix_hits_chunking_and_preemption_change_nothing(model_dir, prompts, 
     assert any(e.kind == "preempt" for f in tight.frames for e in f.events)
 
 
+def test_under_sglangs_radix_tree_the_tokens_are_the_same(model_dir, prompts, expected):
+    """policy="sglang": pages found in the tree, duplicates given up for the tree's, generated tokens
+    cached, chunks and preemption; the model computes the same tokens as dense decoding."""
+    for options in ({"num_kvcache_blocks": 64}, {"num_kvcache_blocks": 64, "max_num_batched_tokens": 7},
+                    {"num_kvcache_blocks": 10}):
+        llm = LLM(model_dir, device="cpu", kvcache_block_size=4, policy="sglang", **options)
+        assert [o["token_ids"] for o in llm.generate(prompts, GREEDY)] == expected
+        assert [o["token_ids"] for o in llm.generate(prompts, GREEDY)] == expected   # now hitting the tree
+        assert llm.policy.name == "sglang" and llm.snapshot().tree is not None
+        kinds = {e.kind for f in llm.frames for e in f.events}
+        assert "share" in kinds   # hits in the tree
+        if options["num_kvcache_blocks"] == 10:
+            assert "preempt" in kinds
+    with pytest.raises(ValueError, match="policy must be one of 'nano-vllm', 'vllm', 'sglang', got 'radix'"):
+        LLM(model_dir, device="cpu", policy="radix")
+
+
 def test_bfloat16_engine_runs_through_every_path(model_dir, prompts):
     """CUDA's dtype through the whole engine on CPU: prefix hits, chunked prefill and preemption all
     run to the end. Tokens are not compared across paths: bfloat16 rounding depends on batch shapes

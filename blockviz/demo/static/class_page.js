@@ -7,7 +7,7 @@
 import { applyPatch, showFull } from "../../views/js/pool_patch.js";
 
 const PARTS = { header: "bv-header", status: "bv-status", totals: "bv-totals", table: "bv-table",
-                events: "bv-events", chain: "bv-chain", mapping: "bv-mapping" };
+                events: "bv-events", chain: "bv-chain", radix: "bv-radix", mapping: "bv-mapping" };
 const STRIP_MAX = 256;  // pools up to this many cells get the phone's strip; larger ones are already compact
 
 // The pool as a strip of chips for a narrow screen (class.css shows it there instead of the picture):

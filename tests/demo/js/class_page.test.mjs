@@ -51,6 +51,29 @@ test("the parts are drawn, and user text in them stays text", () => {
   assert.ok(document.querySelector('#bv-mapping > svg[data-view="mapping"] [data-slot]'));
 });
 
+test("under sglang the radix tree of each message's step stands where the hash chain would", () => {
+  const { document, source } = open();
+  let grew = false;
+  for (const { message, states: expected, nodes } of fixture.sglang) {
+    source().send(message);
+    assert.deepEqual(states(document), expected);
+    const tree = document.querySelector('#bv-radix > svg[data-view="radix"]');
+    assert.equal(tree.dataset.step, String(message.step));
+    assert.deepEqual([...tree.querySelectorAll("[data-node]")].map((e) => +e.dataset.node), nodes);
+    assert.equal(document.getElementById("bv-chain").innerHTML, "");
+    grew ||= nodes.length > 1;
+  }
+  assert.ok(grew);
+  assert.equal(FakeSource.all.length, 1);  // every patch applied
+  assert.doesNotMatch(document.getElementById("bv-radix").innerHTML, /<b>bold/);
+});
+
+test("under nano-vllm the radix panel stays empty", () => {
+  const { document, source } = open();
+  fixture.messages.forEach(({ message }) => source().send(message));
+  assert.equal(document.getElementById("bv-radix").innerHTML, "");
+});
+
 test("a missed patch makes the page start afresh from a full message", () => {
   const { document, source, seen } = open();
   const [first, , third] = fixture.messages.map((m) => m.message);
