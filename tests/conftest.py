@@ -4,7 +4,8 @@ loadgroup`), each test on whichever worker is free, except for two kinds of test
 - the tests that run a real vLLM go one after another on one worker: the session's server
   (tests/vllm/conftest.py) has one prefix cache that each of its tests empties or fills in turn, and the
   English lesson 10 starts one more; each server takes 2-3 GB and, while it starts, both cores for a
-  minute or two, which would stretch a test beside it past its timeout.
+  minute or two, which would stretch a test beside it past its timeout. The README's `blockviz vllm serve`
+  line runs there too: it takes vLLM's default ports, which only one server at a time can hold.
 - the tests of a module that share a module- or class-scoped fixture go to one worker, so the fixture
   (a model, a server, a long simulation) is built once, as in a serial run.
 
@@ -21,11 +22,12 @@ import pytest
 VLLM = "real-vllm"   # the xdist group of the tests that run a real vLLM
 VLLM_SETUP = "BLOCKVIZ_VLLM_SETUP"
 LIVE_LESSON = "tests/lessons/test_execute.py::test_notebook_executes[en/10_real_engine]"  # serves its own vLLM
+README_VLLM = "tests/test_readme_commands.py::test_the_readme_vllm_serve_and_watch_lines_run_as_written"  # default ports
 
 
 def runs_a_real_vllm(item: pytest.Item) -> bool:
     """Read before xdist appends the group to the test's id."""
-    return "vllm_server" in getattr(item, "fixturenames", ()) or item.nodeid == LIVE_LESSON
+    return "vllm_server" in getattr(item, "fixturenames", ()) or item.nodeid in (LIVE_LESSON, README_VLLM)
 
 
 def shares_a_module_fixture(item: pytest.Item) -> bool:

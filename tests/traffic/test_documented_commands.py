@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from blockviz.commands import main
+from tests.documented import command_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -14,7 +15,7 @@ def commands() -> list[str]:
     found = []
     for name in ("README.md", "lesson/13_real_traffic.md"):
         text = (ROOT / name).read_text(encoding="utf-8")
-        found += re.findall(r"^    (blockviz traffic [^\n]+)$", text, flags=re.M)   # indented code lines
+        found += command_lines(name, "blockviz traffic")                              # indented code lines
         found += re.findall(r"`(blockviz traffic [^`]+)`", text)                      # inline code
     return sorted(set(found))
 
