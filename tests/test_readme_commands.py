@@ -122,19 +122,18 @@ def test_a_documented_demo_command_runs_as_written(line, tmp_path):
     with open(out, "w") as stdout, open(errors, "w") as stderr:
         demo = subprocess.Popen(as_run(line), cwd=tmp_path, env=environment(tmp_path), stdout=stdout,
                                 stderr=stderr, preexec_fn=ctrl_c_as_in_a_terminal)
-    if "--model" in option:   # a checkpoint folder this machine does not have: one line, exit 2, at once
-        model = option["--model"]
-        if (tmp_path / model).exists():
-            stop(demo)
-            pytest.skip(f"{model} exists here: the line would serve it")
-        started = time.monotonic()
-        assert demo.wait(timeout=120) == 2
-        err = errors.read_text()
-        assert err.count("\n") == 1, err
-        assert err.startswith(f"blockviz demo: model folder not found: {model} "), err
-        assert time.monotonic() - started < 60 and not out.read_text()
-        return
     try:
+        if "--model" in option:   # a checkpoint folder this machine does not have: one line, exit 2, at once
+            model = option["--model"]
+            if (tmp_path / model).exists():
+                pytest.skip(f"{model} exists here: the line would serve it")
+            started = time.monotonic()
+            assert demo.wait(timeout=120) == 2
+            err = errors.read_text()
+            assert err.count("\n") == 1, err
+            assert err.startswith(f"blockviz demo: model folder not found: {model} "), err
+            assert time.monotonic() - started < 60 and not out.read_text()
+            return
         text = wait_for(out, "press Ctrl+C", demo, 180)
         teacher = [x.removeprefix("teacher: ") for x in text.splitlines() if x.startswith("teacher: ")]
         classes = [x.removeprefix("class: ") for x in text.splitlines() if x.startswith("class: ")]
