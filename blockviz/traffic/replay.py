@@ -184,7 +184,7 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
             driver.admit(most=max(0, queue - len(engine.scheduler.waiting)))
             if driver.done:
                 break
-            engine.step()
+            engine.step() if record else engine.advance()   # advance: the step without a frame to build
             driver.stepped()
             done = driver.finished
             if done:
