@@ -41,7 +41,8 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   running); the others wait, in order, until one finishes, even when their time has come.
   O(requests + steps): arrivals are read in order once, and per step it looks only at the batch
   that ran. `Driver(workload, engine)` is the same driver a step at a time (`admit()` before a
-  step, `stepped()` after it) for a caller that steps the engine itself.
+  step, `stepped()` after it, then `finished`: the requests that step finished) for a caller
+  that steps the engine itself.
 - `step_time(batch) -> seconds`: the seconds clock's model of a step's duration from what it
   scheduled (`Batch`, kept as Session.last_batch: seqs, is_prefill, num_seqs, num_tokens). Default
   `linear_step_time`: 15 ms a step plus 50 µs a scheduled token (a decode step of a few requests
@@ -215,8 +216,8 @@ class Workload:
         record, rule, eos)."""
         model_len = self.max_model_len or max(DEFAULT_MAX_MODEL_LEN, self.longest_request)
         return kind(num_blocks=self.num_blocks, block_size=self.block_size, max_num_seqs=self.max_num_seqs,
-                         max_num_batched_tokens=self.max_num_batched_tokens, max_model_len=model_len,
-                         free_order=None if self.free_order is None else list(self.free_order), **options)
+                    max_num_batched_tokens=self.max_num_batched_tokens, max_model_len=model_len,
+                    free_order=None if self.free_order is None else list(self.free_order), **options)
 
 
 def workload_error(index: int, request: Request, e: Exception) -> ValueError:

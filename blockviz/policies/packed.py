@@ -2,10 +2,10 @@
 compute_hash hashes.
 
 nano-vllm's BlockManager hashes a block as `np.array(token_ids).tobytes()` and keeps the block's
-token ids, to compare with the next block that hashes the same. For a trace replay (145M prompt
-tokens, 430 000 blocks hashed) turning lists of ids into arrays was a third of the time, and making
-the lists another sixth. A PackedSequence keeps its prompt as int64 bytes and what it generates as
-a list, and:
+token ids, to compare with the next block that hashes the same. In a trace replay (145M prompt
+tokens, 430 000 blocks hashed) those lists cost more than the engine: made, checked twice, then
+turned back into arrays block by block. A PackedSequence keeps its prompt as int64 bytes and what
+it generates as a list, and:
 
 - `block(i)` returns the block's bytes: compute_hash's `np.array(bytes).tobytes()` gives the same
   bytes back, so every hash is the one the list of ids gives, and two blocks' bytes are equal
@@ -96,6 +96,22 @@ class PackedTokens(abc.Sequence):
 
     def __getitem__(self, key):
         return self.list()[key]
+
+    # each on one list, not abc.Sequence's one index (and one list) at a time
+    def __iter__(self):
+        return iter(self.list())
+
+    def __reversed__(self):
+        return reversed(self.list())
+
+    def __contains__(self, token_id) -> bool:
+        return token_id in self.list()
+
+    def index(self, token_id, *bounds) -> int:
+        return self.list().index(token_id, *bounds)
+
+    def count(self, token_id) -> int:
+        return self.list().count(token_id)
 
     def list(self) -> list[int]:
         return self.seq.prompt.tolist() + self.seq.generated

@@ -53,3 +53,11 @@ def test_a_packed_prompt_is_one_row_of_integers(prompt):
 def test_an_empty_prompt_is_refused_as_the_engine_refuses_it():
     with pytest.raises(ValueError, match="at least one prompt token"):
         PackedSequence(np.array([], dtype=np.int64))
+
+
+def test_reading_the_token_ids_makes_one_list():
+    seq = PackedSequence(np.arange(1, 20_001), block_size=16)
+    seq.append_token(0)
+    tokens = seq.token_ids
+    assert list(tokens) == list(range(1, 20_001)) + [0] and list(reversed(tokens))[:2] == [0, 20_000]
+    assert 20_000 in tokens and tokens.index(0) == 20_000 and tokens.count(0) == 1 and len(tokens) == 20_001
