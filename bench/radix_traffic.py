@@ -7,6 +7,7 @@ each difference, each measured by a small experiment.
     PYTHONPATH=. .venv/bin/python bench/radix_traffic.py --versus [--jobs 2]      # 30 replays, minutes
     PYTHONPATH=. .venv/bin/python bench/radix_traffic.py --mechanisms [--jobs 2]  # variants and counters
     PYTHONPATH=. .venv/bin/python bench/radix_traffic.py --page-size [--head 2000]
+    PYTHONPATH=. .venv/bin/python bench/radix_traffic.py --inclusion [500]           # a stack algorithm?
 
 Every replay is block size 512, every token real, arrivals at the timestamps, in a fresh process
 (its peak memory is that process's maxrss, its CPU time the one core it ran on). In that process
@@ -24,22 +25,26 @@ import cProfile
 import io
 import json
 import pstats
+import random
 import resource
 import subprocess
 import sys
 import time
 from array import array
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from blockviz import policies, traffic
 from blockviz.engine.block_manager import BlockManager
 from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import SequenceStatus
+from blockviz.hits import AdmissionWatch
 from blockviz.policies.policy import Policy
 from blockviz.policies.sglang import SglangBlockManager
 from blockviz.policies.vllm import VllmBlockManager
 from blockviz.radix.base_prefix_cache import EvictResult, InsertParams, MatchPrefixParams
 from blockviz.radix.radix_cache import RadixCache, RadixKey
+from blockviz.sim import Simulator
 from blockviz.traffic.curve import curve
 from blockviz.traffic.lengths import output_length
 from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_tokens
@@ -250,9 +255,28 @@ def fresh(name: str, pool: int, variant: str, profile: bool = False) -> tuple[di
     return json.loads(first), rest
 
 
+SAVED: Path | None = None   # --save: each replay's line kept, and not run again
+
+
 def runs(jobs: list[tuple[str, int, str]], workers: int) -> dict:
+    """Each job's replay in a fresh process, `workers` at a time (with --save, those saved are read back)."""
+    saved = {}
+    if SAVED is not None and SAVED.exists():
+        for line in SAVED.read_text().splitlines():
+            r = json.loads(line)
+            saved[(r["trace"], r["pool"], r["variant"])] = r
+
+    def job(key):
+        if key in saved:
+            return saved[key]
+        r = fresh(*key)[0]
+        if SAVED is not None:
+            with SAVED.open("a") as f:
+                f.write(json.dumps(r) + "\n")
+        return r
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        done = list(pool.map(lambda job: fresh(*job)[0], jobs))
+        done = list(pool.map(job, jobs))
     return {(r["trace"], r["pool"], r["variant"]): r for r in done}
 
 
@@ -273,7 +297,7 @@ def speed(profile: bool):
 
 def versus(workers: int) -> dict:
     print("## sglang beside nano-vllm and vLLM at the same pools (block size 512, arrivals at their timestamps)\n")
-    jobs = [(name, pool, v) for name in traffic.SHIPPED for pool in POOLS for v in POLICIES]
+    jobs = [(name, pool, v) for v in reversed(POLICIES) for name in traffic.SHIPPED for pool in POOLS]   # sglang first
     got = runs(jobs, workers)
     print("| trace | pool tokens | curve | nano-vllm | vllm | sglang | sglang - nano-vllm | preemptions (n, v, s) | "
           "CPU s (n, v, s) | peak MB (n, v, s) |")
@@ -357,6 +381,53 @@ def page_size(head: int):
     print()
 
 
+def sequential_hits(policy, num_blocks: int, block_size: int, requests: list) -> int:
+    """Prompt tokens cached over requests served one at a time (each to its end before the next)."""
+    sim = Simulator(num_blocks=num_blocks, block_size=block_size, policy=policy, record=False, rule="count")
+    cached = []
+    AdmissionWatch(sim.scheduler, lambda seq, n: cached.append(n))
+    for prompt, max_tokens in requests:
+        sim.add(prompt, max_tokens=max_tokens, ignore_eos=True)
+        sim.run()
+    return sum(cached)
+
+
+def fewer_hits_in_a_bigger_pool(policy, rng: random.Random) -> tuple | None:
+    """A random sequence of requests sharing prefixes, served one at a time at pools of 12 sizes
+    from the smallest that fits: (pages, hits, pages + 1, hits) where one more page hit fewer."""
+    block_size = rng.choice([1, 2])
+    stems = [[rng.randint(1, 3) for _ in range(rng.randint(1, 6))] for _ in range(3)]
+    requests = [(rng.choice(stems) + [rng.randint(1, 3) for _ in range(rng.randint(1, 4))], rng.randint(1, 3))
+                for _ in range(rng.randint(2, 8))]
+    smallest = max(-(-(len(p) + m) // block_size) for p, m in requests)
+    before = None
+    for n in range(smallest, smallest + 12):
+        hits = sequential_hits(policy, n, block_size, requests)
+        if before is not None and hits < before:
+            return n - 1, before, n, hits
+        before = hits
+    return None
+
+
+def inclusion(sequences: int):
+    print(f"## Is it a stack algorithm? {sequences:,} random request sequences, one request at a time, 12 pool sizes each\n")
+    print("A stack algorithm (Mattson et al. 1970) holds at every size what it holds at any smaller one, so its hits "
+          "never fall as the pool grows; that is what lets one pass give every size.\n")
+    print("| policy | sequences where one more page hit fewer | first seed | CPU s |")
+    print("|---|---:|---|---:|")
+    for name, policy in (("nano-vllm", "nano-vllm"), ("vllm", "vllm"), ("sglang", "sglang"),
+                         ("sglang, page eviction", Policy("sglang", PageEvictSglang, "bench", records=False))):
+        start, found, first = time.process_time(), 0, "-"
+        for seed in range(sequences):
+            hit = fewer_hits_in_a_bigger_pool(policy, random.Random(seed))
+            if hit is not None:
+                found += 1
+                if first == "-":
+                    first = f"{seed}: {hit[0]} pages hit {hit[1]} tokens, {hit[2]} pages {hit[3]}"
+        print(f"| {name} | {found:,} | {first} | {time.process_time() - start:.1f} |", flush=True)
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--speed", action="store_true")
@@ -364,19 +435,28 @@ def main():
     parser.add_argument("--versus", action="store_true")
     parser.add_argument("--mechanisms", action="store_true")
     parser.add_argument("--page-size", action="store_true")
+    parser.add_argument("--inclusion", type=int, nargs="?", const=500, metavar="N",
+                        help="N random request sequences (default 500): does a bigger pool ever hit fewer?")
     parser.add_argument("--head", type=int, help="requests of each trace for --page-size (default 2000); "
                         "with --one, of its trace")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--save", metavar="FILE", help="keep each replay's result in FILE (JSON lines) and read back "
+                        "those already there: a long run can stop and go on")
     parser.add_argument("--one", nargs=3, metavar=("TRACE", "POOL", "VARIANT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         return one(args.one[0], int(args.one[1]), args.one[2], args.profile, args.head)
-    if not (args.speed or args.versus or args.mechanisms or args.page_size):
+    global SAVED
+    SAVED = Path(args.save) if args.save else None
+    if not (args.speed or args.versus or args.mechanisms or args.page_size or args.inclusion):
         args.speed = args.versus = args.mechanisms = args.page_size = True
+        args.inclusion = 500
     if args.speed:
         speed(args.profile)
     if args.page_size:
         page_size(args.head or 2000)
+    if args.inclusion:
+        inclusion(args.inclusion)
     got = versus(args.jobs) if args.versus else {}
     if args.mechanisms:
         mechanisms(args.jobs, got)

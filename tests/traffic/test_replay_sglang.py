@@ -1,14 +1,17 @@
 """The traffic replay under policy "sglang" on the head of each shipped trace: never more than
 SGLang's own tree finds with nothing evicted, that bound equal to nano-vllm's at page size 512,
-and with no eviction the same tokens hit as nano-vllm's hash chain."""
+with no eviction the same tokens hit as nano-vllm's hash chain, and why no one-pass curve exists
+for the tree."""
 from array import array
 
 import numpy as np
 import pytest
 
 from blockviz import traffic
+from blockviz.hits import AdmissionWatch
 from blockviz.radix.base_prefix_cache import InsertParams, MatchPrefixParams
 from blockviz.radix.radix_cache import RadixCache, RadixKey
+from blockviz.sim import Simulator
 from blockviz.traffic.lengths import output_length
 from blockviz.traffic.replay import request_lengths
 from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_tokens
@@ -64,3 +67,25 @@ def test_with_no_eviction_the_tree_hits_what_the_hash_chain_hits(head):
     runs = {p: traffic.replay(head, pool, policy=p) for p in ("nano-vllm", "sglang")}
     assert np.array_equal(runs["nano-vllm"].cached_tokens, runs["sglang"].cached_tokens)
     assert runs["sglang"].hit_rate > 0
+
+
+def sequential_hits(policy: str, num_blocks: int, requests: list) -> int:
+    sim = Simulator(num_blocks=num_blocks, block_size=1, policy=policy, record=False, rule="count")
+    cached: list[int] = []
+    AdmissionWatch(sim.scheduler, lambda seq, n: cached.append(n))
+    for prompt, max_tokens in requests:
+        sim.add(prompt, max_tokens=max_tokens, ignore_eos=True)
+        sim.run()
+    return sum(cached)
+
+
+def test_why_the_tree_has_no_one_pass_curve():
+    """A bigger pool can hit fewer under SGLang's tree, so no one pass of stack distances gives its
+    hit rate at every size (bench/radix_traffic.py --inclusion found this sequence). At 11 pages
+    the first request's leaf lives longer; the third request's match splits it and refreshes it,
+    so when the next page is short the oldest leaf is the second request's [3, 2, 2, 3], evicted
+    whole for one page; at 10 pages it stays, and the fourth request hits its [3, 2]."""
+    requests = [([1, 3, 3, 2, 3], 2), ([3, 2, 2, 3], 3), ([1, 1, 2], 3), ([3, 2, 1, 3], 1), ([2, 2, 3, 1, 2, 3], 2)]
+    assert sequential_hits("sglang", 10, requests) == 2 > sequential_hits("sglang", 11, requests) == 1
+    nano = [sequential_hits("nano-vllm", n, requests) for n in range(10, 20)]
+    assert nano == sorted(nano)   # the hash chain's LRU: never fewer with more blocks
