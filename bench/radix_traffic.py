@@ -19,6 +19,8 @@ change one mechanism:
   "nano-vllm, prompt only": blocks are hashed (cached) only while prefilling.
 - "sglang, page eviction": evict takes only the pages it needs off the oldest leaf's tail (the
   leaf split there) instead of whole leaves.
+- "nano-vllm, unhashed blocks first": vLLM's rule that a freed block without a hash goes to the
+  head of the free queue (what SGLang's separate free list does), alone.
 """
 import argparse
 import cProfile
@@ -41,7 +43,7 @@ from blockviz.engine.sequence import SequenceStatus
 from blockviz.hits import AdmissionWatch
 from blockviz.policies.policy import Policy
 from blockviz.policies.sglang import SglangBlockManager
-from blockviz.policies.vllm import VllmBlockManager
+from blockviz.policies.vllm import FREE_UNHASHED_FIRST, VllmBlockManager, with_rules
 from blockviz.radix.base_prefix_cache import EvictResult, InsertParams, MatchPrefixParams
 from blockviz.radix.radix_cache import RadixCache, RadixKey
 from blockviz.sim import Simulator
@@ -103,6 +105,16 @@ class CountedNano(HashChainCounts, BlockManager):
 
 
 class CountedVllm(HashChainCounts, VllmBlockManager):
+    def __init__(self, num_blocks, block_size):
+        super().__init__(num_blocks, block_size)
+        self._count_init()
+
+
+class CountedUnhashedFirst(HashChainCounts, with_rules(frozenset({FREE_UNHASHED_FIRST}))):
+    """nano-vllm with vLLM's one rule that a block without a hash (content-less: the partial last
+    block) goes back to the head of the free queue, so it is reused before a cached block is
+    evicted: what SGLang's separate free list gives."""
+
     def __init__(self, num_blocks, block_size):
         super().__init__(num_blocks, block_size)
         self._count_init()
@@ -212,6 +224,7 @@ class PageEvictSglang(CountedSglang):
 VARIANTS = {
     "nano-vllm": ("nano-vllm", CountedNano), "vllm": ("vllm", CountedVllm), "sglang": ("sglang", CountedSglang),
     "nano-vllm, prompt only": ("nano-vllm", PromptOnlyNano),
+    "nano-vllm, unhashed blocks first": ("nano-vllm", CountedUnhashedFirst),
     "sglang, prompt only": ("sglang", PromptOnlySglang),
     "sglang, page eviction": ("sglang", PageEvictSglang),
 }
@@ -297,7 +310,7 @@ def speed(profile: bool):
 
 def versus(workers: int) -> dict:
     print("## sglang beside nano-vllm and vLLM at the same pools (block size 512, arrivals at their timestamps)\n")
-    jobs = [(name, pool, v) for v in reversed(POLICIES) for name in traffic.SHIPPED for pool in POOLS]   # sglang first
+    jobs = [(name, pool, v) for v in ("sglang", "nano-vllm", "vllm") for name in traffic.SHIPPED for pool in POOLS]
     got = runs(jobs, workers)
     print("| trace | pool tokens | curve | nano-vllm | vllm | sglang | sglang - nano-vllm | preemptions (n, v, s) | "
           "CPU s (n, v, s) | peak MB (n, v, s) |")
@@ -340,9 +353,10 @@ def counters(got: dict, pools: list[int], variants) -> None:
 
 
 def mechanisms(workers: int, got: dict):
-    """got: the replays --versus ran (not run again)."""
+    """got: replays already run (not run again)."""
     print("## One mechanism changed at a time (the tight pools)\n")
-    variants = ["nano-vllm", "nano-vllm, prompt only", "sglang", "sglang, prompt only", "sglang, page eviction"]
+    variants = ["nano-vllm", "nano-vllm, unhashed blocks first", "nano-vllm, prompt only", "vllm", "sglang",
+                "sglang, prompt only", "sglang, page eviction"]
     jobs = [(name, pool, v) for name in traffic.SHIPPED for pool in TIGHT for v in variants if (name, pool, v) not in got]
     counters(got | runs(jobs, workers), TIGHT, variants)
 
@@ -457,9 +471,10 @@ def main():
         page_size(args.head or 2000)
     if args.inclusion:
         inclusion(args.inclusion)
-    got = versus(args.jobs) if args.versus else {}
-    if args.mechanisms:
-        mechanisms(args.jobs, got)
+    if args.mechanisms:   # first: the tight pools are the cheap replays
+        mechanisms(args.jobs, {})
+    if args.versus:
+        versus(args.jobs)
 
 
 if __name__ == "__main__":
