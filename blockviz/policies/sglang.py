@@ -126,7 +126,7 @@ class SglangBlockManager(BlockManager):
                                                 token_to_kv_pool_allocator=_PagePool(self), page_size=block_size,
                                                 eviction_policy=self.eviction_policy))
         self.tokens: dict[int, array] = {}        # seq_id -> its token ids so far, as the tree's keys hold them
-        self.offsets = np.arange(block_size, dtype=np.int64)
+        self.offsets = np.arange(block_size, dtype=np.int64)   # a page's token offsets, for its slots
         self.tree_pages: set[int] = set()        # pages whose KV the tree holds
         self.last_node: dict[int, TreeNode] = {}  # seq_id -> the node its lock is on (req.last_node)
         self.protected: dict[int, int] = {}       # seq_id -> tokens of its table that are the tree's (cache_protected_len)
