@@ -24,8 +24,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "ev.page_freed": {"en": "#{block} joins the free queue tail: no request holds it and the tree keeps none of it",
                       "zh": "#{block}进入空闲队列尾部：没有请求持有它，树也不保留它"},
     "ev.page_joins": {"en": ", it joins the free queue tail", "zh": "，进入空闲队列尾部"},
-    "ev.page_cached": {"en": ", it stays in the radix tree, cached (evictable)",
-                       "zh": "，留在基数树中作为缓存（可逐出）"},
+    "ev.page_cached": {"en": ", it stays in the radix tree, cached (evictable): the pool shows it cached-free",
+                       "zh": "，留在基数树中作为缓存（可逐出）：池中显示为可复用缓存"},
     "ev.page_dedup": {"en": "insert: block {i} of {seq} is already in the tree on #{tree}: its table points there, "
                             "#{own} is given up",
                       "zh": "insert：{seq}的第{i}块已在树中的#{tree}上：块表改指向它，放弃#{own}"},
