@@ -12,6 +12,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "radix.evict": {"en": "evict #{n}", "zh": "逐出第 {n} 个"},
     "radix.tokens": {"en": "{n} tokens", "en.one": "1 token", "zh": "{n} 个 token"},
     "radix.empty": {"en": "the tree is empty: nothing is cached", "zh": "树是空的：没有缓存任何内容"},
+    "radix.folded": {"en": "⋯ {n} nodes not drawn here", "en.one": "⋯ 1 node not drawn here",
+                     "zh": "⋯ 此处有 {n} 个节点未画出"},
     "radix.more": {"en": "{n} more nodes not drawn (max_nodes={cap})",
                    "en.one": "1 more node not drawn (max_nodes={cap})",
                    "zh": "另有 {n} 个节点未画出（max_nodes={cap}）"},
