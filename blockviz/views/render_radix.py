@@ -23,6 +23,7 @@ from typing import Callable, Iterator
 
 from blockviz.i18n import t
 from blockviz.radix.radix_cache import RadixCache, TreeNode
+from blockviz.recording.events import LeafEvicted, LockChanged, NodeInserted, NodeSplit, NodesHit, NodeTouched
 from blockviz.views.layout import NOTEBOOK, Layout
 from blockviz.views.svg import clip, svg_document, text, text_width, visible
 from blockviz.views.theme import OKABE_ITO
@@ -59,6 +60,23 @@ def node_count(cache: RadixCache) -> int:
         count += 1
         stack.extend(node.children.values())
     return count
+
+
+def touched_nodes(events: Iterable) -> set[int]:
+    """The nodes a step's events name (walked, split, inserted, hit, locked or unlocked) that are
+    still in the tree after it, by their recording numbers: what a stepped view keeps in sight (an
+    evicted leaf is gone; the root, 0, has no row)."""
+    nodes, gone = set(), set()
+    for event in events:
+        if isinstance(event, (NodeTouched, NodeInserted, LockChanged)):
+            nodes.add(event.node)
+        elif isinstance(event, NodeSplit):
+            nodes.update((event.node, event.new))
+        elif isinstance(event, NodesHit):
+            nodes.update(event.nodes)
+        elif isinstance(event, LeafEvicted):
+            gone.add(event.node)
+    return nodes - gone - {0}
 
 
 def subtree_size(node: TreeNode) -> int:

@@ -191,7 +191,7 @@ def test_focused_nodes_are_drawn_with_their_path_and_the_rest_folds_in_place(see
             assert int(r["data-depth"]) == nodes[k][1]
             k += int(r["data-hidden"])
     assert "more node" not in " ".join(texts(parse(svg)))
-    if not focus and max_nodes >= len(nodes):
+    if max_nodes >= len(nodes):   # room for every row: the picture without focus
         assert svg == render_radix(tree, max_nodes=max_nodes)
 
 
