@@ -39,22 +39,35 @@ class PageRuns:
         return {state: int(n) for state, n in zip(PAGE_STATES, sizes)}
 
 
-def page_runs(states: dict[str, set[int]], num_pages: int) -> PageRuns:
-    """SglangBlockManager.page_states as runs of consecutive pages in one state."""
+def page_codes(states: dict[str, set[int]], num_pages: int) -> np.ndarray:
+    """SglangBlockManager.page_states as each page's index in PAGE_STATES."""
     codes = np.zeros(num_pages, dtype=np.int8)
     for code, state in enumerate(PAGE_STATES[1:], start=1):
         codes[list(states[state])] = code
+    return codes
+
+
+def recorded_page_codes(snapshot: Snapshot) -> np.ndarray:
+    """page_codes at a recorded step: used, the pages in a running request's block table
+    (ref_count > 0); cached, the tree's other pages; free, the rest. From the tree and the tables
+    only: the pool's columns (states.state_codes) would read a GPU-sized pool whole on a jump."""
+    codes = np.zeros(snapshot.num_blocks, dtype=np.int8)
+    cached = snapshot.tree_pages
+    codes[np.fromiter(cached, np.int64, len(cached))] = PAGE_STATES.index("cached")
+    used = [page for seq_id in snapshot.running for page in snapshot.seqs[seq_id].block_table]
+    codes[np.asarray(used, np.int64)] = PAGE_STATES.index("used")
+    return codes
+
+
+def runs_of(codes: np.ndarray) -> PageRuns:
+    """Pages in runs of consecutive pages in one state."""
     starts = np.flatnonzero(np.diff(codes, prepend=-1))
-    return PageRuns(num_pages, starts, codes[starts])
+    return PageRuns(len(codes), starts, codes[starts])
 
 
-def recorded_pages(snapshot: Snapshot) -> dict[str, set[int]]:
-    """SglangBlockManager.page_states at a recorded step: used, the pages in a running request's
-    block table (ref_count > 0); cached, the tree's other pages; free, the rest. From the tree and
-    the tables only: the pool's columns (states.state_codes) would read a GPU-sized pool whole on a jump."""
-    used = {page for seq_id in snapshot.running for page in snapshot.seqs[seq_id].block_table}
-    cached = set(snapshot.tree_pages) - used
-    return {"free": set(range(snapshot.num_blocks)) - used - cached, "used": used, "cached": cached}
+def page_runs(states: dict[str, set[int]], num_pages: int) -> PageRuns:
+    """SglangBlockManager.page_states as runs of consecutive pages in one state."""
+    return runs_of(page_codes(states, num_pages))
 
 
 def tree_path(tree: RecordedTree, token_ids: list[int]) -> list[tuple[int, int, int]]:
@@ -91,7 +104,7 @@ class SglangAfters:
     def __getitem__(self, i: int) -> SglangAfter:
         snapshot = self.sim.snapshot(self.steps[i])
         tree = snapshot.tree
-        return SglangAfter(tree, page_runs(recorded_pages(snapshot), snapshot.num_blocks),
+        return SglangAfter(tree, runs_of(recorded_page_codes(snapshot)),
                            tuple(tree_path(tree, list(snapshot.seqs[self.seq_ids[i]].token_ids))))
 
     def __iter__(self):
