@@ -1,7 +1,8 @@
 """Time to draw SGLang's radix tree (blockviz/views/render_radix.py) for a GPU-sized cache: a tree of
 about N nodes, built by inserting random token sequences that share prefixes (so edges split), with
 a few paths locked as running requests hold them. Prints the node count and the time of
-render_radix with its default cap on rows and with every node drawn.
+render_radix with its default cap on rows, with every node drawn, and with the cap and a focus on
+the last node in tree order (its path drawn, the rest folded).
 
     PYTHONPATH=. .venv/bin/python bench/radix_view.py [--nodes 10000] [--seed 0] [--repeat 5]
 """
@@ -51,6 +52,11 @@ def main() -> None:
     for cap in (MAX_NODES, n):
         seconds, size = best(args.repeat, lambda: render_radix(tree, max_nodes=cap))
         print(f"render_radix max_nodes={cap}: {seconds * 1000:.1f} ms (best of {args.repeat}), {size / 1e6:.2f} MB of SVG")
+    *_, (last, _) = preorder(tree)   # the last node in tree order: past the cap, kept in sight by focus
+    focus = [last.id]
+    seconds, size = best(args.repeat, lambda: render_radix(tree, focus=focus))
+    print(f"render_radix max_nodes={MAX_NODES}, focus on the last node: {seconds * 1000:.1f} ms "
+          f"(best of {args.repeat}), {size / 1e6:.2f} MB of SVG")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ curve's speed and memory (--curve: the whole conversation trace <= 1 s CPU and <
     .venv/bin/python bench/traffic.py --curve            # only the curve's speed, memory, where the time goes
     .venv/bin/python bench/traffic.py --versus [--jobs N]  # only the curve against replays and Dynamo's
                                                            # (bash bench/dynamo_env.sh first; tens of minutes)
+    .venv/bin/python bench/traffic.py --ratio RUNS         # only the replay's CPU time against Dynamo's (5x goal)
 
 Each speed figure is one replay in a fresh process (its peak memory is that process's maxrss; its
 CPU time is the one core it runs on, the fair figure on a shared machine; --profile adds a run
@@ -207,6 +208,42 @@ def versus(jobs: int):
     print()
 
 
+def timed_replay(name: str, pool_tokens: int, policy: str):
+    """In this (fresh) process: one replay at block size 512, one JSON line: the CPU time of loading
+    the trace and of the replay call (Dynamo's figure covers reading its trace file and replaying)."""
+    start = time.process_time()
+    trace = traffic.load(name)
+    loaded = time.process_time()
+    result = traffic.replay(trace, pool_tokens, 512, policy=policy)
+    done = time.process_time()
+    print(json.dumps({"load_s": loaded - start, "replay_s": done - loaded, "hit_rate": result.hit_rate,
+                      "steps": result.steps}))
+
+
+def ratio(runs: int, pool_tokens: int = 50_000_000):
+    """blockviz's faithful replay against Dynamo's on the same trace and pool, each in a fresh process,
+    alternating, `runs` times each, so both see the same load: the goal is within 5x."""
+    print(f"## The faithful replay beside Dynamo's: CPU time, block size 512, {pool_tokens:,} tokens\n")
+    print("| trace | policy | run | blockviz: load + replay (replay) | Dynamo | ratio | hit rates: blockviz, Dynamo | steps |")
+    print("|---|---|---:|---:|---:|---:|---|---:|")
+    with tempfile.TemporaryDirectory() as folder:
+        for name in traffic.SHIPPED:
+            for policy in ("nano-vllm", "vllm"):
+                for run in range(1, runs + 1):
+                    command = [sys.executable, __file__, "--timed-replay", name, str(pool_tokens), policy]
+                    ours = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+                    peer = dynamo_replay(name, pool_tokens, Path(folder))
+                    cpu = ours["load_s"] + ours["replay_s"]
+                    if peer is None or "error" in peer:
+                        theirs, times, rate = (peer or {}).get("error", "no .venv-dynamo")[:60], "-", "-"
+                    else:
+                        theirs, times = f"{peer['cpu_s']:.2f} s", f"{cpu / peer['cpu_s']:.1f}x"
+                        rate = f"{peer['first_admission']:.2%}"
+                    print(f"| {name} | {policy} | {run} | {cpu:.2f} s ({ours['replay_s']:.2f} s) | {theirs} | {times} | "
+                          f"{ours['hit_rate']:.2%}, {rate} | {ours['steps']:,} |", flush=True)
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--skip-claims", action="store_true")
@@ -216,9 +253,17 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--curve", action="store_true", help="only the one-pass curve's speed and memory")
     parser.add_argument("--versus", action="store_true", help="only the curve against replays at five pools")
+    parser.add_argument("--ratio", type=int, metavar="RUNS", help="only the faithful replay against Dynamo's, "
+                        "RUNS times each, alternating (bash bench/dynamo_env.sh first)")
+    parser.add_argument("--timed-replay", nargs=3, help=argparse.SUPPRESS)
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--one-curve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.timed_replay:
+        name, pool, policy = args.timed_replay
+        return timed_replay(name, int(pool), policy)
+    if args.ratio:
+        return ratio(args.ratio)
     if args.one:
         return one_replay(args.one, args.profile)
     if args.one_curve:

@@ -69,6 +69,8 @@ def token_ids(name: str, ids: Any, vocab_size: int | None = None, allow_empty: b
     """A list of token ids in 0..vocab_size-1 (0..MAX_TOKEN_ID without a vocabulary), not empty unless allowed."""
     if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
         raise ValueError(f"{name} must be text or a list of token ids, got {brief(ids, 80)}")
+    if is_id_array(ids):
+        return token_array(name, ids, vocab_size, allow_empty).tolist()
     ids = list(ids)
     if not ids and not allow_empty:
         raise ValueError(f"{name} is empty: a request needs at least one token")
@@ -80,6 +82,23 @@ def token_ids(name: str, ids: Any, vocab_size: int | None = None, allow_empty: b
             where = f"the model's vocabulary has {vocab_size} ids" if vocab_size is not None else "ids are int32"
             raise ValueError(f"{name}[{i}] = {brief(t, 40)} is not a token id: ids are whole numbers in 0..{high} ({where})")
     return [int(t) for t in ids]
+
+
+def is_id_array(ids: Any) -> bool:
+    return isinstance(ids, np.ndarray) and ids.ndim == 1 and ids.dtype.kind in "iu"
+
+
+def token_array(name: str, ids: np.ndarray, vocab_size: int | None = None, allow_empty: bool = False) -> np.ndarray:
+    """token_ids for a 1-D integer array, checked in two vectorized passes (a trace's prompts); the
+    same errors, naming the first bad id."""
+    if not is_id_array(ids):
+        raise ValueError(f"{name} must be a 1-D array of integer token ids, got {brief(ids, 80)}")
+    high = MAX_TOKEN_ID if vocab_size is None else vocab_size - 1
+    if len(ids) and not (0 <= ids.min() and ids.max() <= high):
+        token_ids(name, ids.tolist(), vocab_size, allow_empty)   # raises, naming the id
+    elif not len(ids) and not allow_empty:
+        raise ValueError(f"{name} is empty: a request needs at least one token")
+    return ids
 
 
 def in_range(ids: list, high: int) -> bool:

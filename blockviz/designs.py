@@ -8,8 +8,8 @@ recomputes and evicts is that request's own. Numbers come from the engines, neve
   _allocate_block took while it was still findable (its hash in hash_to_block_id), times the block
   size; for SGLang, what RadixCache.evict freed.
 
-serve can also record the nano-vllm run and call `after(sim, seq)` once each request has finished:
-what the designs view (designs_after.py) keeps of each design's cache after each request.
+serve can also record the run and call `after(sim, seq)` once each request has finished: the
+designs view (designs_after.py) notes the step, to read each design's cache after each request.
 """
 from dataclasses import dataclass
 from typing import Callable
@@ -83,7 +83,7 @@ After = Callable[[Simulator, Sequence], None]
 def serve(prompts: list[str], policy: str, num_blocks: int, block_size: int, max_tokens: int,
           record: bool = False, after: After | None = None) -> list[Served]:
     """Each prompt through one Simulator under `policy`, one request at a time; `after(sim, seq)`
-    once each has finished. record: keep the run's recording (nano-vllm's; SGLang's is not recorded)."""
+    once each has finished. record: keep the run's recording."""
     sim = Simulator(num_blocks=num_blocks, block_size=block_size, policy=policy, record=record)
     bm = sim.scheduler.block_manager
     admitted: dict[int, int] = {}

@@ -7,6 +7,7 @@ default), and logs its inputs; frames (events + snapshots) are replayed from tha
 view first asks for them (blockviz/recording/rebuild.py).
 """
 from dataclasses import dataclass
+from operator import attrgetter
 from time import perf_counter
 
 from blockviz import checks
@@ -14,6 +15,7 @@ from blockviz.config import Config
 from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.limits import check_can_ever_run
 from blockviz.policies import Policy, get as get_policy
+from blockviz.policies.packed import PackedSequence
 from blockviz.policies.scheduler import PolicyScheduler
 from blockviz.recording.events import Event, StepTimed
 from blockviz.recording.frame import Frame
@@ -47,13 +49,19 @@ class Batch:
         return len(self.seqs)
 
 
+scheduled_tokens = attrgetter("num_scheduled_tokens")   # a C call a request, every step
+
+
 def check_new_sequence(seq: Sequence):
     """What Session.add_sequence takes: a fresh Sequence of valid token ids and sampling params."""
     if not isinstance(seq, Sequence):
         raise ValueError(f"add_sequence takes a Sequence, got {type(seq).__name__}")
     if seq.status != SequenceStatus.WAITING or seq.block_table or seq.num_completion_tokens:
         raise ValueError(f"sequence {seq.seq_id} has already run; add a new Sequence")
-    checks.token_ids("prompt", seq.token_ids)
+    if isinstance(seq, PackedSequence):   # its token ids were made from this array: checked in two passes
+        checks.token_array("prompt", seq.prompt)
+    else:
+        checks.token_ids("prompt", seq.token_ids)
     checks.whole("max_tokens", seq.max_tokens, 1)
     checks.flag("ignore_eos", seq.ignore_eos)
 
@@ -163,7 +171,7 @@ class Session(Timeline):
         except RuntimeError as e:  # nano-vllm's assert: the one request left outgrew the whole pool
             failed, seqs = e, outgrown(self.scheduler)
             end_failed_batch(self.scheduler, seqs)
-        num_tokens = sum(seq.num_scheduled_tokens for seq in seqs)
+        num_tokens = sum(map(scheduled_tokens, seqs))
         self.last_batch = Batch(tuple(seqs), is_prefill if failed is None else False, num_tokens)
         if failed is None:
             try:

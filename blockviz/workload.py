@@ -41,7 +41,8 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   running); the others wait, in order, until one finishes, even when their time has come.
   O(requests + steps): arrivals are read in order once, and per step it looks only at the batch
   that ran. `Driver(workload, engine)` is the same driver a step at a time (`admit()` before a
-  step, `stepped()` after it) for a caller that steps the engine itself.
+  step, `stepped()` after it, then `finished`: the requests that step finished) for a caller
+  that steps the engine itself.
 - `step_time(batch) -> seconds`: the seconds clock's model of a step's duration from what it
   scheduled (`Batch`, kept as Session.last_batch: seqs, is_prefill, num_seqs, num_tokens). Default
   `linear_step_time`: 15 ms a step plus 50 µs a scheduled token (a decode step of a few requests
@@ -62,8 +63,10 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 from typing import Any, Callable, Literal, Sequence as Seq
 
+import numpy as np
+
 from blockviz import checks
-from blockviz.engine.sequence import Sequence
+from blockviz.engine.sequence import Sequence, SequenceStatus
 from blockviz.hits import AdmissionWatch
 from blockviz.limits import blocks_needed
 from blockviz.sampling_params import SamplingParams
@@ -99,9 +102,9 @@ def prompt_length(prompt: Any) -> int:
     return len(checks.token_ids("prompt", prompt))
 
 
-def token_ids(prompt: Prompt) -> str | list[int]:
-    """What an engine's add takes: text as it is, token ids (a LazyPrompt's made now; the engine's
-    add checks every id, against the model's vocabulary where it has one)."""
+def token_ids(prompt: Prompt) -> str | list[int] | np.ndarray:
+    """What an engine's add takes: text as it is, token ids (a LazyPrompt's made now, an array of
+    them kept as it is; the engine's add checks every id, against the model's vocabulary where it has one)."""
     if isinstance(prompt, str):
         return prompt
     if isinstance(prompt, LazyPrompt):
@@ -110,7 +113,7 @@ def token_ids(prompt: Prompt) -> str | list[int]:
             raise ValueError(f"prompt.make() must give a list of token ids, got {ids!r:.80}")
         if len(ids) != prompt.length:
             raise ValueError(f"prompt.make() gave {len(ids)} token ids, not the {prompt.length} its length says")
-        return list(ids)
+        return ids if checks.is_id_array(ids) else list(ids)   # an array is checked as one (checks.token_array)
     return list(prompt)
 
 
@@ -208,12 +211,13 @@ class Workload:
     def longest_request(self) -> int:
         return max((r.num_prompt_tokens + r.max_tokens for r in self.requests), default=0)
 
-    def simulator(self, **options) -> Simulator:
-        """A Simulator with this pool (options: the Simulator's others, e.g. record, rule, eos)."""
+    def simulator(self, kind: type[Simulator] = Simulator, **options) -> Simulator:
+        """A Simulator (or a subclass: `kind`) with this pool (options: the Simulator's others, e.g.
+        record, rule, eos)."""
         model_len = self.max_model_len or max(DEFAULT_MAX_MODEL_LEN, self.longest_request)
-        return Simulator(num_blocks=self.num_blocks, block_size=self.block_size, max_num_seqs=self.max_num_seqs,
-                         max_num_batched_tokens=self.max_num_batched_tokens, max_model_len=model_len,
-                         free_order=None if self.free_order is None else list(self.free_order), **options)
+        return kind(num_blocks=self.num_blocks, block_size=self.block_size, max_num_seqs=self.max_num_seqs,
+                    max_num_batched_tokens=self.max_num_batched_tokens, max_model_len=model_len,
+                    free_order=None if self.free_order is None else list(self.free_order), **options)
 
 
 def workload_error(index: int, request: Request, e: Exception) -> ValueError:
@@ -321,6 +325,7 @@ class Driver:
         self.turn = -1                          # the turns clock: the turn being added
         self.shifted = 0                        # when_idle="shift": steps the arrivals came sooner
         self.first = self.engine.num_steps      # arrivals count steps from here
+        self.finished: list[Served] = []        # the requests the last step finished
         self.watcher = Watcher(self.engine, self.by_seq)
 
     @property
@@ -376,10 +381,12 @@ class Driver:
         if self.seconds:
             self.now += self.step_time(batch)
             self.played.seconds_at.append(self.now)
-        for seq in batch.seqs:
+        finished, self.finished = SequenceStatus.FINISHED, []
+        for seq in [seq for seq in batch.seqs if seq.status is finished]:   # one read a request: this runs every step
             s = self.by_seq.get(seq.seq_id)
-            if s is not None and seq.is_finished and s.finished_step < 0:
+            if s is not None and s.finished_step < 0:
                 s.finished_step, s.finished_s = self.ran, self.now if self.seconds else None
+                self.finished.append(s)
         return batch
 
     def close(self):

@@ -2,7 +2,9 @@
 value and what is allowed, raised before anything changes."""
 import re
 
+import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from blockviz import checks
 from blockviz.config import Config
@@ -115,6 +117,24 @@ def test_token_ids_accept_numpy_and_reject_the_rest():
     assert checks.token_ids("p", [5], vocab_size=6) == [5]
     with pytest.raises(ValueError, match="vocabulary has 6 ids"):
         checks.token_ids("p", [6], vocab_size=6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-3, 2**31 + 3), max_size=6), st.sampled_from([None, 7, 2**31]),
+       st.sampled_from([np.int64, np.uint64, np.int32]), st.booleans())
+def test_an_array_of_ids_is_checked_as_the_list_is(ids, vocab_size, dtype, allow_empty):
+    """checks.token_array, two vectorized passes for a trace's prompts: the list's answer or its error."""
+    if dtype is not np.int64 and not all(np.iinfo(dtype).min <= t <= np.iinfo(dtype).max for t in ids):
+        return
+    outcomes = []
+    for given_ids in (ids, np.array(ids, dtype=dtype)):
+        try:
+            outcomes.append(checks.token_ids("prompt", given_ids, vocab_size, allow_empty))
+        except ValueError as e:
+            outcomes.append(str(e))
+    assert outcomes[0] == outcomes[1]
+    if isinstance(outcomes[1], list):
+        assert all(type(t) is int for t in outcomes[1])
 
 
 # --- the LLM ------------------------------------------------------------------------------

@@ -1,73 +1,48 @@
 """compare: the same requests through both designs, and each design's cache as it stood after each
-request: a still copy of SGLang's tree that draws as the tree did, its pages as runs, the path of
-the request's tokens, nano-vllm's recording at the step the request finished."""
+request, read from each design's recording at the step the request finished: SGLang's tree that
+draws as the live tree did then, its pages as runs, the path of the request's tokens; nano-vllm's pool."""
 import math
 import random
+import re
 from array import array
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from blockviz.designs import side_by_side
-from blockviz.designs_after import PAGE_STATES, compare, copy_tree, page_runs, tree_path
-from blockviz.radix.base_prefix_cache import EvictParams, InsertParams
-from blockviz.radix.radix_cache import RadixCache, RadixKey, TreeNode
+from blockviz.designs import serve, side_by_side
+from blockviz.designs_after import PAGE_STATES, compare, page_codes, page_runs, recorded_page_codes, tree_path
+from blockviz.radix.base_prefix_cache import InsertParams
+from blockviz.radix.radix_cache import RadixCache, RadixKey
 from blockviz.sim import Simulator
 from blockviz.views.render_radix import render_radix
 
 PROMPTS = ["the cat sat on the mat", "the cat sat on the hat", "a dog ran far away from here",
            "the cat sat on the mat"]
 
-operations = st.lists(st.one_of(
-    st.tuples(st.just("insert"), st.lists(st.integers(0, 3), min_size=1, max_size=12)),
-    st.tuples(st.just("evict"), st.integers(1, 8)),
-    st.tuples(st.just("lock"), st.integers(0, 50)),
-    st.tuples(st.just("unlock"), st.integers(0, 50))), max_size=25)
+def unnamed(svg: str) -> str:
+    """The picture without node ids (the live tree's are TreeNode.id, the recording's its own numbers)."""
+    return re.sub(r' data-node="\d+"', "", svg)
 
 
-class Allocator:   # where evicted values go: nowhere
-    def free_segment(self, values, start_pos=0):
-        pass
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.text("ab ", min_size=1, max_size=24), min_size=1, max_size=6), st.integers(4, 12))
+def test_sglangs_cache_after_each_request_is_the_live_one_then(prompts, num_blocks):
+    """Read from the recording: the tree draws as the live tree did when the request finished, the
+    pages are the live page_states, the path the live tree's."""
+    prompts = [p for p in prompts if len(p) + 4 <= num_blocks * 2]
+    live = []
 
-
-def nodes(tree: RadixCache) -> list[TreeNode]:
-    out, stack = [], list(tree.root_node.children.values())
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        stack.extend(node.children.values())
-    return out
-
-
-def apply(tree: RadixCache, op, locked: list[TreeNode]):
-    kind, arg = op
-    if kind == "insert":
-        tree.insert(InsertParams(key=RadixKey(array("q", arg)), value=array("q", range(len(arg)))))
-    elif kind == "evict":
-        tree.evict(EvictParams(num_tokens=arg))
-    elif kind == "lock" and nodes(tree):
-        node = nodes(tree)[arg % len(nodes(tree))]
-        tree.inc_lock_ref(node)
-        locked.append(node)
-    elif kind == "unlock" and locked:
-        tree.dec_lock_ref(locked.pop(arg % len(locked)))
-
-
-@settings(max_examples=60, deadline=None)
-@given(operations, operations, st.sampled_from(["lru", "lfu", "fifo"]))
-def test_a_copy_draws_as_the_tree_did_whatever_the_tree_does_next(before, after, policy):
-    tree, locked = RadixCache.create_simulated(mock_allocator=Allocator(), eviction_policy=policy), []
-    for op in before:
-        apply(tree, op, locked)
-    counter = TreeNode.counter
-    copy = copy_tree(tree)
-    assert TreeNode.counter == counter   # copying draws no node id
-    picture = render_radix(tree)
-    assert render_radix(copy) == picture
-    assert copy.evictable_size() == tree.evictable_size() and copy.protected_size() == tree.protected_size()
-    for op in after:
-        apply(tree, op, locked)
-    assert render_radix(copy) == picture
+    def after(sim, seq):
+        bm = sim.scheduler.block_manager
+        live.append((unnamed(render_radix(bm.tree)), page_runs(bm.page_states(), num_blocks).counts(),
+                     [(first, end) for _, first, end in tree_path(bm.tree, seq.token_ids)]))
+    serve(prompts, "sglang", num_blocks, 2, 4, after=after)
+    comparison = compare(prompts, num_blocks=num_blocks, block_size=2, max_tokens=4)
+    assert len(comparison.sglang) == len(live) == len(prompts)
+    for (tree, counts, path), got in zip(live, comparison.sglang):
+        assert unnamed(render_radix(got.tree)) == tree and got.pages.counts() == counts
+        assert [(first, end) for _, first, end in got.path] == path
+        assert {node for node, _, _ in got.path} <= set(got.tree.nodes)
 
 
 def test_page_runs_hold_the_page_states():
@@ -85,6 +60,20 @@ def test_page_runs_hold_the_page_states():
     assert got == states and all(states[s] for s in ("free", "used", "cached"))   # every kind of page here
     assert all(runs.codes[1:] != runs.codes[:-1])   # runs are maximal
     assert runs.counts() == {state: len(pages) for state, pages in states.items()}
+
+
+def test_the_pages_read_from_a_recorded_step_are_the_live_page_states():
+    sim = Simulator(num_blocks=12, block_size=4, policy="sglang")
+    bm = sim.scheduler.block_manager
+    sim.add("the cat sat on the mat", max_tokens=4)
+    sim.add("the cat sat on a hat", max_tokens=6)
+    live = [bm.page_states()]
+    while not sim.scheduler.is_finished():
+        sim.step()
+        live.append(bm.page_states())
+    for step, pages in enumerate(live):
+        assert recorded_page_codes(sim.snapshot(step)).tolist() == page_codes(pages, 12).tolist(), f"step {step}"
+    assert any(pages["used"] and pages["cached"] for pages in live)
 
 
 def test_the_path_follows_whole_edges_and_reads_only():

@@ -235,3 +235,17 @@ def test_admit_adds_at_most_what_it_is_asked_in_order():
         assert [s.request.prompt for s in driver.admit(most=2)] == ["req2", "req3"]
         assert [s.request.prompt for s in driver.admit()] == ["req4"]
         assert driver.all_added and driver.admit(most=3) == []
+
+
+def test_stepped_names_the_requests_the_step_finished():
+    from blockviz.workload import Driver
+    workload = Workload(block_size=4, num_blocks=64, requests=[Request("ab", max_tokens=1), Request("cd", max_tokens=2)])
+    with Driver(workload) as driver:
+        driver.admit()
+        finished = []
+        while not driver.done:
+            driver.engine.step()
+            driver.stepped()
+            finished.append([s.request.prompt for s in driver.finished])
+    assert finished == [["ab"], ["cd"]]
+    assert [s.finished_step for s in driver.played.served] == [1, 2]

@@ -2,9 +2,12 @@
 
 With nothing else it prints the trace's summary, the infinite-cache bound and the one-pass LRU
 curve (blockviz.traffic.curve) at a range of pool sizes, in about a second. --pools adds faithful
-replays through nano-vllm's engine at those sizes, each beside the curve's figure; a request that
-can never fit in a pool is refused and counted, as a server with that pool would. Every size is in
-real tokens (512 a hash id) and in GiB of the model's KV cache (--model).
+replays through nano-vllm's engine at those sizes, each beside the curve's figure, under one block
+policy or several side by side (--policy nano-vllm,vllm,sglang: the same pools, a table and a
+marker each); a request that can never fit in a pool is refused and counted, as a server with that
+pool would. Every size is in real tokens (512 a hash id) and in GiB of the model's KV cache (--model).
+The curve models a hash-chain cache (nano-vllm's, vLLM's); SGLang's radix tree has replays only
+(why there is no one-pass curve for it: docs/benchmarks.md, "SGLang's radix tree on real traffic").
 """
 import argparse
 import math
@@ -37,7 +40,9 @@ def add_traffic_parser(sub):
     t.add_argument("--block-size", default=str(HASH_BLOCK), metavar="B", help="tokens per block (default %(default)s)")
     t.add_argument("--tokens-per-id", default=str(HASH_BLOCK), metavar="N",
                    help="tokens each 512-token hash id becomes (default %(default)s: every token real)")
-    t.add_argument("--policy", choices=POLICIES, default="nano-vllm", help="the replays' block policy")
+    t.add_argument("--policy", default="nano-vllm", metavar="NAME[,NAME...]",
+                   help=f"the replays' block policy, or several side by side at the same pools: {', '.join(POLICIES)} "
+                        "(default %(default)s)")
     t.add_argument("--arrivals", choices=ARRIVALS, default="timestamps", help="the replays' arrivals")
     t.add_argument("--head", metavar="N", help="only the first N requests")
     t.add_argument("--png", metavar="FILE", help="draw the curve (and the replays) to a PNG file")
@@ -74,6 +79,7 @@ def checked(args: argparse.Namespace) -> tuple[dict, list[str]]:
     check("tokens_per_id", lambda: whole("--tokens-per-id", args.tokens_per_id, 1, HASH_BLOCK))
     check("jobs", lambda: whole("--jobs", args.jobs, 1, 1024))
     check("head", lambda: None if args.head is None else whole("--head", args.head, 1))
+    check("policies", lambda: policy_names(args.policy))
     check("model", lambda: model(args.model))
     per_token = values["model"].kv_bytes_per_token if "model" in values else None
     check("pools", lambda: None if args.pools is None else parse_sizes(args.pools, per_token))
@@ -84,6 +90,18 @@ def checked(args: argparse.Namespace) -> tuple[dict, list[str]]:
     if args.pools is not None and problems == [] and per_token is None:
         problems.append("--pools needs a model")
     return values, problems
+
+
+def policy_names(text: str) -> list[str]:
+    """--policy's comma-separated names, each a registered policy, none twice."""
+    names = text.split(",")
+    for name in names:
+        if name not in POLICIES:
+            raise ValueError(f"--policy: {name!r:.40} is not a policy: choose from {', '.join(POLICIES)}, "
+                             "or several separated by single commas")
+    if len(set(names)) < len(names):
+        raise ValueError(f"--policy names a policy twice: {text!r:.80}")
+    return names
 
 
 def run(args: argparse.Namespace) -> int:
@@ -118,17 +136,18 @@ def run(args: argparse.Namespace) -> int:
     if values["pools"]:
         from blockviz.traffic.curves import capacity_curve
         scaled = [max(1, pool * per_id // HASH_BLOCK) for pool in values["pools"]]
-        try:
-            points = capacity_curve(trace, scaled, jobs=values["jobs"],
-                                    bars=not args.no_progress and sys.stderr.isatty(), block_size=block_size,
-                                    tokens_per_id=per_id, policy=args.policy, arrivals=args.arrivals)
-        except ValueError as e:
-            print(f"blockviz traffic: {e}", file=sys.stderr)
-            return 2
-        report.add_replays(values["pools"], points, f"{args.policy}, {args.arrivals}")
-        print(f"\nfaithful replays through nano-vllm's engine ({args.policy}, arrivals: {args.arrivals}, block size "
-              f"{block_size}), beside the curve at the same size:")
-        print(plot.text_table(report.replay_rows()))
+        for i, policy in enumerate(values["policies"]):   # each policy at the same pools
+            try:
+                points = capacity_curve(trace, scaled, jobs=values["jobs"],
+                                        bars=not args.no_progress and sys.stderr.isatty(), block_size=block_size,
+                                        tokens_per_id=per_id, policy=policy, arrivals=args.arrivals)
+            except ValueError as e:
+                print(f"blockviz traffic: {e}", file=sys.stderr)
+                return 2
+            report.add_replays(values["pools"], points, f"{policy}, {args.arrivals}")
+            print(f"\nfaithful replays through nano-vllm's engine ({policy}, arrivals: {args.arrivals}, block size "
+                  f"{block_size}), beside the curve at the same size:")
+            print(plot.text_table(report.replay_rows(i)))
     try:
         if args.png:
             plot.save_png(report, args.png)

@@ -4,6 +4,7 @@ import torch
 from blockviz.config import Config
 from blockviz.engine.sequence import Sequence
 from blockviz.models.config import DTYPE_NAMES, Qwen3Config, head_dim_of
+from blockviz.models.kv_bytes import kv_bytes_per_block
 from blockviz.models.qwen3 import Qwen3ForCausalLM
 from blockviz.layers.sampler import Sampler
 from blockviz.utils.context import set_context, reset_context
@@ -47,12 +48,6 @@ def gpu_kv_budget(total: int, free: int, peak: int, current: int, utilization: f
     the activation peak of the warmup batch (peak - current: memory freed again but needed at run)."""
     used = total - free
     return int(total * utilization - used - peak + current)
-
-
-def kv_bytes_per_block(hf_config: Qwen3Config, block_size: int, dtype: torch.dtype) -> int:
-    head_dim = head_dim_of(hf_config)
-    itemsize = torch.empty((), dtype=dtype).element_size()
-    return 2 * hf_config.num_hidden_layers * block_size * hf_config.num_key_value_heads * head_dim * itemsize
 
 
 class ModelRunner:

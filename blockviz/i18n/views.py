@@ -30,6 +30,25 @@ STRINGS: dict[str, dict[str, str]] = {
     "state.shared.meaning": {"en": "one physical block in several block tables (ref ≥ 2)",
                              "zh": "同一物理块出现在多个block_table中（引用≥2）"},
 
+    # the same six under a radix tree (policy "sglang", blockviz/states.py): what each means for a page
+    "state.free.meaning.radix": {"en": "in the free pages: nothing cached (never used, or evicted from the tree)",
+                                 "zh": "在空闲页中：没有缓存内容（从未使用，或已从树中逐出）"},
+    "state.cached-free.meaning.radix": {
+        "en": "in the radix tree, held by no request: evictable, a prefix match revives it (the tree's cached-free, "
+              "kept out of the free pages)",
+        "zh": "在基数树中，无请求持有：可逐出，前缀匹配可复活（树里的可复用缓存，不在空闲页中）"},
+    "state.stale-free.meaning.radix": {"en": "never under a radix tree: a page leaves the tree only when evicted, "
+                                             "straight back to free",
+                                       "zh": "基数树下不会出现：页只在被逐出时离开树，直接回到空闲"},
+    "state.filling.meaning.radix": {"en": "held by one request, not in the tree (yet): a prefill before its checkpoint, "
+                                          "the part-filled last page, decode pages until the request finishes",
+                                    "zh": "被一个请求持有，（尚）不在树中：检查点前的预填充页、未填满的最后一页、请求结束前的解码页"},
+    "state.cached.meaning.radix": {"en": "in the tree and held by one request: its node is locked, not evictable",
+                                   "zh": "在树中且被一个请求持有：其节点已加锁，不可逐出"},
+    "state.shared.meaning.radix": {"en": "one page in several block tables (ref ≥ 2): a prefix the tree gave several "
+                                         "requests, locked",
+                                   "zh": "同一页出现在多个block_table中（引用≥2）：树把同一前缀给了多个请求，已加锁"},
+
     # block pool
     "pool.header": {"en": "step {step} · {phase} · {n} blocks, {free} in the free queue · block size {B}",
                     "en.one": "step {step} · {phase} · 1 block, {free} in the free queue · block size {B}",

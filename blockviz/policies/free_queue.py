@@ -8,56 +8,51 @@ FAST_FREE_QUEUE_BLOCKS blocks on), which keeps the same order (an OrderedDict of
 popleft, append and remove in O(1)), so every decision is the same.
 """
 from collections import OrderedDict
-from typing import Iterable, Iterator
+from typing import Iterable
 
 
-class OrderedFreeQueue:
-    """The deque operations the BlockManagers use, in the same order, with remove in O(1)."""
+class OrderedFreeQueue(OrderedDict):
+    """The deque operations the BlockManagers use, in the same order, with remove in O(1).
+
+    An OrderedDict of block ids (each mapped to None) rather than a wrapper round one: `len`, `in`
+    and iteration, which the scheduler asks every request every step (can_append), stay C calls.
+    Indexing reads the head [0] and the tail [-1] only; a block id is never a key to index by."""
 
     def __init__(self, block_ids: Iterable[int] = ()):
-        self.ids: OrderedDict[int, None] = OrderedDict.fromkeys(block_ids)
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self.ids)
-
-    def __contains__(self, block_id: int) -> bool:
-        return block_id in self.ids
+        super().__init__(dict.fromkeys(block_ids))
 
     def __getitem__(self, index: int) -> int:
         if index == 0:
-            return next(iter(self.ids))
+            return next(iter(self))
         if index == -1:
-            return next(reversed(self.ids))
+            return next(reversed(self))
         raise IndexError("the free queue reads its head [0] and its tail [-1] only")
 
     def popleft(self) -> int:
-        return self.ids.popitem(last=False)[0]
+        return self.popitem(last=False)[0]
 
     def pop(self) -> int:
-        return self.ids.popitem(last=True)[0]
+        return self.popitem(last=True)[0]
 
     def append(self, block_id: int):
-        self.ids[block_id] = None
+        self[block_id] = None
 
     def appendleft(self, block_id: int):
-        self.ids[block_id] = None
-        self.ids.move_to_end(block_id, last=False)
+        self[block_id] = None
+        self.move_to_end(block_id, last=False)
 
     def extend(self, block_ids: Iterable[int]):
         for b in block_ids:
-            self.ids[b] = None
+            self[b] = None
 
     def extendleft(self, block_ids: Iterable[int]):
         """As deque.extendleft: each id in turn to the head (so they end up reversed)."""
         for b in block_ids:
-            self.ids[b] = None
-            self.ids.move_to_end(b, last=False)
+            self[b] = None
+            self.move_to_end(b, last=False)
 
     def remove(self, block_id: int):
-        del self.ids[block_id]
+        del self[block_id]
 
-    def clear(self):
-        self.ids.clear()
+    def copy(self) -> "OrderedFreeQueue":
+        return OrderedFreeQueue(self)   # OrderedDict.copy would index by block id

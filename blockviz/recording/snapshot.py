@@ -256,6 +256,16 @@ class Snapshot:
         return RecordedTree.from_views(self.history.tree_nodes_at(self.step), *config)
 
     @cached_property
+    def tree_pages(self) -> frozenset[int] | None:
+        """The pages the radix tree holds at this step (SglangBlockManager.tree_pages; None under a
+        hash-chain policy): what tells a tree-cached page from a request's own (states.py)."""
+        if self.history.tree_config is None:
+            return None
+        if "tree" in self.__dict__:   # built already
+            return frozenset(p for n in self.tree.nodes.values() for p in n.pages)
+        return frozenset(p for v in self.history.tree_nodes_at(self.step) for p in v.pages)
+
+    @cached_property
     def waiting(self) -> tuple[int, ...]:
         return self.history.queue("waiting", self.step)
 

@@ -23,8 +23,7 @@ class Report:
     command: str
     sizes: list[int]                   # the curve's rows, real tokens
     cpu_tokens: int | None = None
-    replays: list[tuple[int, Point]] = field(default_factory=list)   # (real pool tokens, replay)
-    replay_title: str = ""
+    replay_sets: list[tuple[str, list[tuple[int, Point]]]] = field(default_factory=list)   # (title, [(real pool tokens, replay)]) a policy
 
     def __post_init__(self):
         self.summary = self.trace.summary()
@@ -36,8 +35,13 @@ class Report:
         return HASH_BLOCK / self.curve.tokens_per_id
 
     def add_replays(self, pools: list[int], points: list[Point], title: str):
-        self.replays = list(zip(pools, points))
-        self.replay_title = title
+        """One policy's replays at these pools (called once a policy: each is drawn and tabled apart)."""
+        self.replay_sets.append((title, list(zip(pools, points))))
+
+    @property
+    def replays(self) -> list[tuple[int, Point]]:
+        """Every replay of every policy, (real pool tokens, replay)."""
+        return [r for _, replays in self.replay_sets for r in replays]
 
     # --- text ---------------------------------------------------------------------------
 
@@ -98,10 +102,11 @@ class Report:
                          f"{t.hit_rate:.1%}", f"{t.loaded_bytes_per_s / 1e9:,.2f}"])
         return rows
 
-    def replay_rows(self) -> list[list[str]]:
+    def replay_rows(self, which: int = 0) -> list[list[str]]:
+        """The table of the `which`-th policy's replays."""
         rows = [["pool tokens", "GiB", "replay hit rate", "curve", "refused requests", "preemptions", "steps",
                  "seconds"]]
-        for pool, p in self.replays:
+        for pool, p in self.replay_sets[which][1]:
             rows.append([f"{pool:,}", f"{self.model.gib(pool):,.1f}", f"{p.hit_rate:.1%}",
                          f"{self.curve.hit_rate(pool):.1%}", f"{p.refused:,}", f"{p.preemptions:,}", f"{p.steps:,}",
                          f"{p.wall_s:.1f}"])
@@ -132,9 +137,9 @@ def figure(report: Report):
     ax.step(x, [c.hit_rate(v) for v in x], where="post", label="LRU curve (one pass, every size)")
     best = report.bound
     ax.axhline(best, color="grey", linestyle="--", label=f"infinite cache ({best:.1%})")
-    if report.replays:
-        ax.plot([p for p, _ in report.replays], [r.hit_rate for _, r in report.replays], "o", color="C3",
-                label=f"replayed through the engine ({report.replay_title})")
+    for i, (title, replays) in enumerate(report.replay_sets):   # a marker and colour a policy
+        ax.plot([p for p, _ in replays], [r.hit_rate for _, r in replays], "osD^v"[i % 5], color=f"C{3 + i}",
+                fillstyle="none" if i else "full", label=f"replayed through the engine ({title})")
     ax.set_xscale("log")
     ax.set_xlim(low, high)
     ax.set_xlabel("KV pool (real tokens)")
@@ -174,8 +179,8 @@ def html_page(report: Report) -> str:
     tables = [html_table(report.curve_rows()), f"<p>{escape(report.milestones())}</p>"]
     if report.cpu_tokens is not None:
         tables.append(html_table(report.tier_rows()))
-    if report.replays:
-        tables += [f"<h2>faithful replays ({escape(report.replay_title)})</h2>", html_table(report.replay_rows())]
+    for i, (title, _) in enumerate(report.replay_sets):
+        tables += [f"<h2>faithful replays ({escape(title)})</h2>", html_table(report.replay_rows(i))]
     header = "".join(f"<p>{escape(line)}</p>" for line in report.header().strip().splitlines() if line.strip())
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(report.title)}</title>"
             f"<style>body{{font-family:sans-serif}}td,th{{padding:2px 10px;text-align:right}}</style></head>"

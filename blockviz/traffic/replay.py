@@ -2,7 +2,7 @@
 workload like every other (blockviz.workload), played by the one driver.
 
 - Each request: its prompt made from its hash ids when it is handed to the engine
-  (tokens.prompt_tokens), output_length decode steps (ignore_eos), every generated token
+  (tokens.prompt_array), output_length decode steps (ignore_eos), every generated token
   tokens.OUTPUT_TOKEN, so no later prompt shares what it generated.
 - arrivals="timestamps": the workload's seconds clock, each request at its timestamp, a step's
   duration from the step-time model (default TRACE_STEP_TIME, below); an idle engine waits for
@@ -26,9 +26,13 @@ workload like every other (blockviz.workload), played by the one driver.
 - The engine's max_model_len is the trace's longest request (prompt + output, scaled), so no
   request is refused for its length; one longer than the engine can take at all
   (checks.MAX_SIM_MODEL_LEN) is a ValueError naming it, before anything is replayed.
-- record=False (the default: a whole trace is 16 000 steps of pools of 100 000 blocks) keeps no
-  recording and lets go of each finished request's tokens; record=True keeps the engine's
-  recording for the views (a window of a trace), under either policy.
+- record=False (the default: a whole trace is 224 000 steps of pools of 100 000 blocks) keeps no
+  recording, lets go of each finished request's tokens and runs the TraceSimulator
+  (blockviz/traffic/simulator.py): the same engine with prompts made as int64 arrays
+  (tokens.prompt_array) and kept packed, each block hashed from those bytes (policies/packed.py),
+  so the same decisions at a third of the cost (tests/traffic/test_simulator.py compares the two on
+  random traces). record=True keeps the engine's recording for the views (a window of a trace),
+  under either policy, on the plain Simulator.
 """
 from dataclasses import dataclass
 from functools import partial
@@ -42,10 +46,11 @@ from blockviz.hits import HitRate, binned_hit_rates, hit_rate
 from blockviz.char_tokenizer import TokenIds
 from blockviz.sim import Simulator
 from blockviz.traffic.lengths import HASH_BLOCK, output_length, prompt_length
-from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_tokens
+from blockviz.traffic.simulator import TraceSimulator, output_rule
+from blockviz.traffic.tokens import prompt_array
 from blockviz.traffic.trace import Trace
-from blockviz.workload import (DEFAULT_MAX_MODEL_LEN, LazyPrompt, Played, Driver, Request, StepTime, Workload,
-                               linear_step_time)
+from blockviz.workload import (DEFAULT_MAX_MODEL_LEN, LazyPrompt, Played, Driver, Request, Served, StepTime,
+                               Workload, linear_step_time)
 
 POLICIES = policies.names()
 ARRIVALS = ("timestamps", "in-order")
@@ -55,10 +60,6 @@ ARRIVALS = ("timestamps", "in-order")
 # mattering. 15 ms a step (a decode step) plus 2 µs a scheduled token (500 000 prefill tokens a
 # second, a prefill cluster's rate): the conversation trace then waits at most a few seconds.
 TRACE_STEP_TIME: StepTime = partial(linear_step_time, fixed_s=0.015, per_token_s=0.000002)
-
-
-def output_rule(seq) -> int:
-    return OUTPUT_TOKEN
 
 
 def request_lengths(trace: Trace, tokens_per_id: int = HASH_BLOCK) -> np.ndarray:
@@ -100,7 +101,7 @@ def workload_of(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, to
     requests = []
     for i in range(len(trace)):
         ids, n_in = trace.ids(i), int(trace.input_lengths[i])
-        make = partial(prompt_tokens, ids, n_in, tokens_per_id)
+        make = partial(prompt_array, ids, n_in, tokens_per_id)
         requests.append(Request(LazyPrompt(prompt_length(ids, n_in, tokens_per_id), make),
                                 max_tokens=output_length(int(trace.output_lengths[i]), tokens_per_id),
                                 arrival=float(seconds[i]) if arrivals == "timestamps" else 0,
@@ -173,7 +174,8 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
     full_trace, trace = trace, served_part(trace, ~refused)
     workload = workload_of(trace, pool_tokens, block_size, tokens_per_id, arrivals, max_num_seqs,
                            max_num_batched_tokens)
-    engine = workload.simulator(eos=-1, rule=output_rule, record=record, policy=policy)
+    engine = (workload.simulator(eos=-1, rule=output_rule, record=True, policy=policy) if record
+              else workload.simulator(TraceSimulator, policy=policy))
     engine.tokenizer = TokenIds()  # the trace's tokens have no text: views show their ids
     queue = max_num_seqs + 1   # the scheduler never looks further down the waiting queue
     finished = 0
@@ -182,9 +184,9 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
             driver.admit(most=max(0, queue - len(engine.scheduler.waiting)))
             if driver.done:
                 break
-            engine.step()
-            batch = driver.stepped()
-            done = [seq for seq in batch.seqs if seq.is_finished]
+            engine.step() if record else engine.advance()   # advance: the step without a frame to build
+            driver.stepped()
+            done = driver.finished
             if done:
                 finished += len(done)
                 if not record:
@@ -219,10 +221,11 @@ def served_part(trace: Trace, keep: np.ndarray) -> Trace:
                  np.concatenate([[0], np.cumsum(counts[keep])]), trace.hash_ids[ids])
 
 
-def let_go(driver: Driver, seqs) -> None:
+def let_go(driver: Driver, done: list[Served]) -> None:
     """Without a recording nothing reads a finished request's tokens again: drop them (145M for the
     conversation trace) from the engine's table and the driver's record."""
     engine = driver.engine
-    for seq in seqs:
-        driver.by_seq.pop(seq.seq_id).seq = None
-        del engine.seqs[seq.seq_id], engine.labels[seq.seq_id]
+    for served in done:
+        seq_id = served.seq.seq_id
+        del driver.by_seq[seq_id], engine.seqs[seq_id], engine.labels[seq_id]
+        served.seq = None

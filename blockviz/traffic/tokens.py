@@ -39,13 +39,28 @@ def mix(x: np.ndarray) -> np.ndarray:
 def prompt_tokens(ids: np.ndarray, input_length: int, tokens_per_id: int = HASH_BLOCK,
                   vocab_size: int = MAX_TOKEN_ID + 1) -> list[int]:
     """The prompt of a request whose blocks have these hash ids (see the module's docstring)."""
+    return prompt_array(ids, input_length, tokens_per_id, vocab_size).tolist()
+
+
+def prompt_array(ids: np.ndarray, input_length: int, tokens_per_id: int = HASH_BLOCK,
+                 vocab_size: int = MAX_TOKEN_ID + 1) -> np.ndarray:
+    """prompt_tokens as an int64 array, made in a few passes over a (blocks x tokens_per_id) table:
+    the replay hashes its blocks from these bytes (blockviz.policies.packed)."""
     if not 1 <= tokens_per_id <= HASH_BLOCK:
         raise ValueError(f"tokens_per_id must be in 1..{HASH_BLOCK}, got {tokens_per_id}")
     if not 2 <= vocab_size <= MAX_TOKEN_ID + 1:
         raise ValueError(f"vocab_size must be in 2..{MAX_TOKEN_ID + 1}, got {vocab_size}")
-    h = np.repeat(np.asarray(ids, dtype=np.uint64), tokens_per_id)
-    j = np.tile(np.arange(tokens_per_id, dtype=np.uint64), len(ids))
+    h = np.asarray(ids, dtype=np.uint64)
+    j = np.arange(tokens_per_id, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        filler = mix(h * np.uint64(0x9E3779B97F4A7C15) + j) % np.uint64(min(FILLER_VALUES, vocab_size - 1))
-    tokens = np.where(j == 0, h % np.uint64(vocab_size - 1), filler) + np.uint64(1)
-    return tokens[:prompt_length(ids, input_length, tokens_per_id)].tolist()
+        table = remainder(mix((h * np.uint64(0x9E3779B97F4A7C15))[:, None] + j), min(FILLER_VALUES, vocab_size - 1))
+    table[:, 0] = remainder(h, vocab_size - 1)
+    table += np.uint64(1)
+    return table.reshape(-1)[:prompt_length(ids, input_length, tokens_per_id)].view(np.int64)
+
+
+def remainder(x: np.ndarray, d: int) -> np.ndarray:
+    """x % d for uint64 x, as x - (x // d) * d: numpy divides by a scalar with a multiply and a shift
+    (libdivide), a few times faster than its remainder."""
+    d = np.uint64(d)
+    return x - (x // d) * d

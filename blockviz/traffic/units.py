@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from blockviz.models.config import Qwen3Config, head_dim_of
+from blockviz.models.kv_bytes import kv_bytes_per_block
 
 CONFIGS = Path(__file__).resolve().parents[1] / "models" / "configs"
 MODELS = {"qwen3-0.6b": "Qwen3-0.6B", "qwen3-8b": "Qwen3-8B", "llama-3.1-8b": "Llama-3.1-8B"}
@@ -89,10 +90,9 @@ def model(name_or_path: str) -> Model:
 
 
 def kv_bytes_per_token(config: Qwen3Config) -> int:
-    """The engine's own count (model_runner.kv_bytes_per_block) for one token in the config's
-    dtype. Imports torch, so only when a model is asked for."""
-    from blockviz.engine.model_runner import DTYPES, kv_bytes_per_block
-    return kv_bytes_per_block(config, 1, DTYPES[config.torch_dtype])
+    """The model runner's own count (kv_bytes_per_block, what allocate_kv_cache sizes its pool
+    with) for one token in the config's dtype; torch-free, so this command starts in a second."""
+    return kv_bytes_per_block(config, 1, config.torch_dtype)
 
 
 def parse_size(text: str, bytes_per_token: int | None) -> int:

@@ -3,13 +3,14 @@
 Over a recording (a Simulator or LLM session that records, a loaded trace) it is a stepped view
 like the pool's: it draws views/render_radix.py over the tree rebuilt from the recording at its
 step (Snapshot.tree, recording/radix_tree.py), so it follows a player, steps back and forth, and
-opens a saved trace. A session that does not record (record=False) has only the tree as it stands:
+opens a saved trace; in a tree of more than max_nodes rows the nodes its step touched are drawn
+with their path, the rest folded (render_radix's focus). A session that does not record (record=False) has only the tree as it stands:
 LiveRadixView draws that and redraws on refresh(), after the session steps.
 """
 import ipywidgets
 
 from blockviz.radix.radix_cache import RadixCache
-from blockviz.views.render_radix import MAX_NODES, render_radix
+from blockviz.views.render_radix import MAX_NODES, render_radix, touched_nodes
 from blockviz.views.widgets import SvgView
 
 REFUSED = ("the radix view draws SGLang's tree: open a session with policy='sglang' "
@@ -52,8 +53,9 @@ class RadixView(SvgView):
         return (self.lang, self.max_nodes)
 
     def draw(self, step: int) -> str:
+        # the nodes the step touched stay in sight in a tree larger than max_nodes rows
         return render_radix(self.timeline.snapshot(step).tree, lang=self.lang, max_nodes=self.max_nodes,
-                            decode=decoder(self.timeline), step=step)
+                            decode=decoder(self.timeline), step=step, focus=touched_nodes(self.timeline.events(step)))
 
 
 class LiveRadixView(ipywidgets.HTML):

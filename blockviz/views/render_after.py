@@ -7,8 +7,9 @@ and its token pool (render_pages), with the request's own blocks, nodes and page
 - "differs" too where the two designs part: the prompt tokens one design hit and the other
   recomputed (Comparison.differs), named in the summary above the pictures with their text.
 
-render_radix draws a large tree's first max_nodes rows in preorder: a request whose nodes come later
-has them undrawn, and the summary says how many.
+render_radix draws at most max_nodes rows of a large tree: it is given the request's nodes as its
+focus, so they are drawn with their path from the root wherever they are, and the rest folds into
+rows that say how many nodes they hide.
 
 Marks are data-mark attributes (space-separated words: [data-mark~="differs"]) on the cells, tree
 rows and page outlines, drawn by the designs view's stylesheet (views/js/designs.css), so the
@@ -76,8 +77,7 @@ class AfterPicture:
                 f'<div class="bv-designs-side" data-design="sglang">{self.tree}{self.pages}</div></div></div>')
 
 
-def render_summary(comparison: Comparison, i: int, lang: str = "en", undrawn: int = 0) -> str:
-    """undrawn: the request's tree nodes past the rows render_radix draws (max_nodes), said below."""
+def render_summary(comparison: Comparison, i: int, lang: str = "en") -> str:
     served = {d: comparison.served[d][i] for d in DESIGNS}
     lo, hi = comparison.differs(i)
     rows = "".join(f'<li data-design="{esc(d)}">{esc(t("after.design", lang, design=d, hit=s.hit, recompute=s.recompute, evict=s.evict))}</li>'
@@ -91,11 +91,9 @@ def render_summary(comparison: Comparison, i: int, lang: str = "en", undrawn: in
         parts = t("after.differs", lang, lo=lo, last=hi - 1, text=visible(words), more=more, less=less)
     head = t("after.request", lang, label=comparison.labels[i], n=served[DESIGNS[0]].prompt)
     key = "".join(f'<span class="bv-mark-key" data-mark="{m}">{esc(t(f"after.mark.{m}", lang))}</span>' for m in MARKS)
-    hidden = (f'<p class="bv-designs-undrawn" data-undrawn="{undrawn}">'
-              f'{esc(t("after.undrawn", lang, n=undrawn, of=len(comparison.sglang[i].path)))}</p>' if undrawn else "")
     return (f'<div class="bv-designs-summary" data-request="{i}" data-lo="{lo}" data-hi="{hi}">'
             f'<p class="bv-designs-head">{esc(head)}</p><ul>{rows}</ul>'
-            f'<p class="bv-designs-parts" data-differs="{str(lo != hi).lower()}">{esc(parts)}</p>{hidden}'
+            f'<p class="bv-designs-parts" data-differs="{str(lo != hi).lower()}">{esc(parts)}</p>'
             f'<p class="bv-designs-key">{key}</p></div>')
 
 
@@ -111,11 +109,9 @@ def render_after(comparison: Comparison, i: int, *, lang: str = "en", kept: dict
     after = comparison.sglang[i]
     decode = sim.tokenizer.decode
     # an edge's label shows its first LABEL_COLUMNS columns: decoding only those keeps a long edge cheap
-    tree = render_radix(after.tree, lang=lang, max_nodes=max_nodes, step=i,
-                        decode=lambda ids: decode(list(ids[:LABEL_COLUMNS + 1])))
     nodes = node_marks(after.path, sglang.hit, sglang.prompt, differs)
-    tree = marked_tree(tree, nodes)
-    undrawn = len(nodes) - tree.count(" data-mark=")
+    tree = marked_tree(render_radix(after.tree, lang=lang, max_nodes=max_nodes, step=i, focus=nodes,
+                                    decode=lambda ids: decode(list(ids[:LABEL_COLUMNS + 1]))), nodes)
     pages = render_pages(after.pages, block_marks(sglang.blocks, B, sglang.hit, sglang.prompt, differs),
                          lang=lang, step=i)
-    return AfterPicture(render_summary(comparison, i, lang, undrawn), pool, tree, pages)
+    return AfterPicture(render_summary(comparison, i, lang), pool, tree, pages)

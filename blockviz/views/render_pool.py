@@ -6,9 +6,9 @@ from typing import Callable, Iterable, NamedTuple
 import numpy as np
 
 from blockviz.i18n import t
-from blockviz.states import CODE, STATES, BlockState, classify_block, state_codes
+from blockviz.states import CODE, STATES, BlockState, classify_block, state_codes, tree_pages
 from blockviz.text import FOLD_ABOVE, full_hash, grouped, short_hash
-from blockviz.recording.events import CacheProbe, Event, HashRegistered
+from blockviz.recording.events import CacheProbe, Event, HashRegistered, NodeInserted, PageDeduplicated
 from blockviz.recording.snapshot import Snapshot
 from blockviz.views.glyphs import BOX, glyph
 from blockviz.views.layout import NOTEBOOK, Layout
@@ -48,14 +48,23 @@ def touched_blocks(events: Iterable[Event]) -> set[int]:
             touched.add(block_id)
         if isinstance(event, HashRegistered) and event.replaced_block_id >= 0:
             touched.add(event.replaced_block_id)  # its map entry was taken: it may turn stale
+        elif isinstance(event, NodeInserted):
+            touched.update(event.pages)   # under a radix tree: its pages are the tree's now
+        elif isinstance(event, PageDeduplicated):
+            touched.update((event.own, event.tree))   # a request's page given up for the tree's
     return touched
 
 
 def filling_tokens(snapshot: Snapshot) -> dict[int, tuple[int, ...]]:
     """Tokens a request keeps in each owned, unhashed block. Block.token_ids is only set when
-    hash_blocks registers a full block, so a filling block's content lives in its request."""
+    hash_blocks registers a full block, so a filling block's content lives in its request (and under
+    a radix tree, where no page is hashed, a cached page's in its node's edge)."""
     tokens = {}
     B = snapshot.block_size
+    tree = getattr(snapshot, "tree", None)
+    for node in () if tree is None else tree.nodes.values():
+        for k, page in enumerate(node.pages):
+            tokens[page] = node.token_ids[k * B:(k + 1) * B]
     for seq in snapshot.seqs.values():
         for i, block_id in enumerate(seq.block_table):
             if snapshot.blocks[block_id].hash == -1:
@@ -110,10 +119,16 @@ def queue_places(snapshot: Snapshot) -> np.ndarray:
     return places
 
 
-# States whose blocks fold, when idle: in the free queue, ref 0, so a compact cell of one (its
-# colour and glyph) says no more than its run's cell does. Stale-free blocks stay alone: each is
-# the surprise of a hash that moved on, which its own detail explains, and they are few.
+# States whose blocks fold, when idle: ref 0, so a compact cell of one (its colour and glyph) says
+# no more than its run's cell does. Stale-free blocks stay alone: each is the surprise of a hash that
+# moved on, which its own detail explains, and they are few. (Under a radix tree a cached-free page
+# is in the tree, not the free queue: it has no queue place, and no allocation takes it next.)
 FOLDING = (CODE[BlockState.FREE], CODE[BlockState.CACHED_FREE])
+
+
+def state_meaning(state: BlockState, lang: str, radix: bool = False) -> str:
+    """What a state says of a hash chain's block, or with `radix` of a radix tree's page (states.py)."""
+    return t(f"state.{state.value}.meaning{'.radix' if radix else ''}", lang)
 
 
 def fold_runs(snapshot: Snapshot, codes: np.ndarray, places: np.ndarray, touched: set[int],
@@ -126,7 +141,8 @@ def fold_runs(snapshot: Snapshot, codes: np.ndarray, places: np.ndarray, touched
     foldable = (codes == FOLDING[0]) & ~snapshot.columns.tokens
     if compact:
         foldable |= codes == FOLDING[1]
-    foldable &= places > 0
+    # in the queue but not its head; or, under a radix tree, a cached-free page (out of the queue)
+    foldable &= (places > 0) | ((codes == FOLDING[1]) & ~snapshot.columns.free)
     foldable[list(touched)] = False
     if selected is not None and 0 <= selected < len(codes):
         foldable[selected] = False
@@ -157,6 +173,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     folds = fold_runs(snapshot, codes, places, touched, selected, compact) if snapshot.num_blocks > FOLD_ABOVE else {}
     filling = {} if compact else filling_tokens(snapshot)
     names = {state: t(f"state.{state.value}", lang) for state in BlockState}
+    radix = tree_pages(snapshot) is not None   # a radix tree's pages (policy "sglang"): the states' other meanings
     words = {"block": t("pool.block", lang), "ref": t("pool.ref", lang), "hash": t("pool.hash", lang),
              "tokens": t("pool.tokens", lang), "queue": t("pool.queue", lang), "next": t("pool.next", lang),
              "queued": t("pool.queued", lang), "touched": t("pool.touched", lang)}
@@ -173,7 +190,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
         if i in folds:
             row += col > 0
             args = (i, folds[i], STATES[code_of[i]], None if compact else place_of[i], pad,
-                    top + row * (cell_h + gap), ncols * (cell_w + gap) - gap, cell_h, lang)
+                    top + row * (cell_h + gap), ncols * (cell_w + gap) - gap, cell_h, lang, radix)
             old = kept.get(("fold", i)) if kept is not None else None
             if old is not None and old[0] == args:
                 cell = old[1]
@@ -219,7 +236,7 @@ def pool_picture(snapshot: Snapshot, events: Iterable[Event] = (), *, lang: str 
     elif legend:
         legend_svg, legend_w, legend_h = render_legend(
             pad, bottom + 6, counts, lang, folds=None if snapshot.num_blocks <= FOLD_ABOVE else compact,
-            max_width=None if columns is None else width - 2 * pad)
+            max_width=None if columns is None else width - 2 * pad, radix=radix)
         width = max(width, legend_w + 2 * pad)
         bottom += 6 + legend_h
     root = svg_root(width, bottom + pad, view="pool", step=snapshot.step, label=header)
@@ -305,21 +322,22 @@ def selection(x: float, y: float, w: float, h: float) -> str:
             f'height="{h + 8}" rx="6" fill="none" class="bv-sel" stroke-width="3"/>')
 
 
-def fold_summary(first: int, last: int, state: BlockState, queue_first: int | None, lang: str) -> str:
+def fold_summary(first: int, last: int, state: BlockState, queue_first: int | None, lang: str,
+                 radix: bool = False) -> str:
     n = last - first + 1
     if queue_first is None:  # a compact pool: the run's state, its blocks and how many
         return t("pool.fold_run", lang, first=grouped(first), last=grouped(last), n=grouped(n),
-                 state=t(f"state.{state.value}", lang), meaning=t(f"state.{state.value}.meaning", lang))
+                 state=t(f"state.{state.value}", lang), meaning=state_meaning(state, lang, radix))
     return t("pool.fold", lang, first=grouped(first), last=grouped(last), n=grouped(n), q0=grouped(queue_first),
              q1=grouped(queue_first + n - 1))
 
 
 def fold_cell(first: int, last: int, state: BlockState, queue_first: int | None, x: float, y: float, w: float,
-              h: float, lang: str) -> Cell:
+              h: float, lang: str, radix: bool = False) -> Cell:
     """A run of idle blocks in one state (see fold_runs) as one band, a row wide; `queue_first`: the
     first one's queue place where the pool's cells say theirs (data-queue), else None."""
     style = STATE_STYLES[state]
-    label = fold_summary(first, last, state, queue_first, lang)
+    label = fold_summary(first, last, state, queue_first, lang, radix)
     # a block cell's attributes, then the one it lacks: a page that turns one into the other appends it
     # (setAttribute), so its markup stays the same as this picture's
     attrs = {"data-block-id": str(first), "data-state": state.value, "data-ref": "0",
@@ -381,11 +399,12 @@ def short_legend(x: float, y: float, width: float, counts: dict[BlockState, int]
 
 
 def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str = "en",
-                  folds: bool | None = None, max_width: float | None = None) -> tuple[str, float, float]:
+                  folds: bool | None = None, max_width: float | None = None,
+                  radix: bool = False) -> tuple[str, float, float]:
     """Swatch, glyph, name, how many blocks are in it now and meaning of each state, then the two
     markers, and unless `folds` is None what a folded run is (True: a compact pool's, of free or
     cached-free blocks; False: one whose cells show queue places); with `max_width`, each line's
-    words wrap to it. Returns (svg, width, height)."""
+    words wrap to it; `radix`: the meanings of a radix tree's pages (policy "sglang"). Returns (svg, width, height)."""
     parts, width, yy = [], 0.0, y
     room = None if max_width is None else max(60.0, max_width - SWATCH_W - 6)
 
@@ -399,7 +418,7 @@ def render_legend(x: float, y: float, counts: dict[BlockState, int], lang: str =
 
     for state in BlockState:
         line = t("legend.state", lang, name=t(f"state.{state.value}", lang), count=counts[state],
-                 meaning=t(f"state.{state.value}.meaning", lang))
+                 meaning=state_meaning(state, lang, radix))
         parts.append(swatch(x, yy, state))
         yy += words(line)
     parts.append(touched_outline(x + 1.5, yy + 1.5, SWATCH_W - 3, 15))
@@ -434,7 +453,7 @@ def render_block_detail(snapshot: Snapshot, block_id: int, *, parents: dict[int,
     mapped = snapshot.hash_to_block_id.get(block.hash) if block.hash != -1 else None
     pos = snapshot.free_block_ids.index(block_id) if block_id in snapshot.free_block_ids else None
     rows = [
-        ("detail.state", state_badge(state, lang)),
+        ("detail.state", state_badge(state, lang, tree_pages(snapshot) is not None)),
         ("detail.ref_count", str(block.ref_count)),
         ("detail.hash", esc(full_hash(block.hash))),
         ("detail.parent", esc(parent_text)),
@@ -448,11 +467,11 @@ def render_block_detail(snapshot: Snapshot, block_id: int, *, parents: dict[int,
                       rows, lang)
 
 
-def state_badge(state: BlockState, lang: str) -> str:
+def state_badge(state: BlockState, lang: str, radix: bool = False) -> str:
     style = STATE_STYLES[state]  # the glyph at GLYPH px in the detail's smaller text
     return (f'<span style="background:{style.fill};color:{style.text};padding:0 4px;border-radius:3px">'
             f'<span style="font-size:{GLYPH}px">{style.glyph}</span> {esc(t(f"state.{state.value}", lang))}</span> '
-            f'{esc(t(f"state.{state.value}.meaning", lang))}')
+            f'{esc(state_meaning(state, lang, radix))}')
 
 
 def detail_box(title: str, attrs: str, rows: list[tuple[str, str]], lang: str) -> str:

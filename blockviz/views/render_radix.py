@@ -8,17 +8,22 @@ current leaves, (policy priority, node); a parent that becomes a leaf during an 
 
 A GPU-sized pool holds tens of thousands of nodes: at most max_nodes rows are drawn, in preorder
 (a parent before its children, so every drawn node's parent is drawn too) with a note of how many
-are left out, as the pool view folds its blocks. Every row carries data-* attributes with the
-node's id, lock count and eviction rank, so tests and pages read the picture, not its pixels.
+are left out, as the pool view folds its blocks. With `focus` (node ids: a request's path, the
+nodes a step touched) those nodes and the path from the root to each are drawn whatever their place,
+other nodes in preorder while rows are left, and each run of undrawn nodes becomes one row saying
+how many it hides, in the place it would take. Every row carries data-* attributes with the node's
+id, lock count and eviction rank, so tests and pages read the picture, not its pixels.
 
 `cache` is a live RadixCache or a recorded step's tree (Snapshot.tree, recording/radix_tree.py:
 RecordedTree, with the same attribute names), so the view draws the tree at any step of a recording.
 """
+from collections.abc import Iterable
 from itertools import islice
 from typing import Callable, Iterator
 
 from blockviz.i18n import t
 from blockviz.radix.radix_cache import RadixCache, TreeNode
+from blockviz.recording.events import LeafEvicted, LockChanged, NodeInserted, NodeSplit, NodesHit, NodeTouched
 from blockviz.views.layout import NOTEBOOK, Layout
 from blockviz.views.svg import clip, svg_document, text, text_width, visible
 from blockviz.views.theme import OKABE_ITO
@@ -55,6 +60,89 @@ def node_count(cache: RadixCache) -> int:
         count += 1
         stack.extend(node.children.values())
     return count
+
+
+def touched_nodes(events: Iterable) -> set[int]:
+    """The nodes a step's events name (walked, split, inserted, hit, locked or unlocked) that are
+    still in the tree after it, by their recording numbers: what a stepped view keeps in sight (an
+    evicted leaf is gone; the root, 0, has no row)."""
+    nodes, gone = set(), set()
+    for event in events:
+        if isinstance(event, (NodeTouched, NodeInserted, LockChanged)):
+            nodes.add(event.node)
+        elif isinstance(event, NodeSplit):
+            nodes.update((event.node, event.new))
+        elif isinstance(event, NodesHit):
+            nodes.update(event.nodes)
+        elif isinstance(event, LeafEvicted):
+            gone.add(event.node)
+    return nodes - gone - {0}
+
+
+def subtree_size(node: TreeNode) -> int:
+    """`node` and every node below it."""
+    count, stack = 0, [node]
+    while stack:
+        node = stack.pop()
+        count += 1
+        stack.extend(node.children.values())
+    return count
+
+
+def with_ancestors(cache: RadixCache, focus: Iterable[int]) -> set[int]:
+    """The ids of the focus nodes in the tree and of every node on the path from the root to them
+    (the root not included); ids not in the tree are left out."""
+    wanted, kept, found = set(focus), set(), 0
+    stack = list(cache.root_node.children.values())
+    while stack and found < len(wanted):
+        node = stack.pop()
+        stack.extend(node.children.values())
+        if node.id in wanted:
+            found += 1
+            while node is not cache.root_node and node.id not in kept:
+                kept.add(node.id)
+                node = node.parent
+    return kept
+
+
+Row = tuple[TreeNode | None, int, int]   # (node, depth, 0) or (None, depth, nodes a folded run hides)
+
+
+def focused_rows(cache: RadixCache, keep: set[int], max_nodes: int) -> list[Row]:
+    """The rows in preorder: every node in `keep` (closed under parents), other nodes whose parent is
+    drawn while fewer than max_nodes rows are drawn in all, and one row for each run of the others
+    (a node left out hides its whole subtree)."""
+    rows: list[Row] = []
+    spare = max(0, max_nodes - len(keep))
+    hidden = [0, 0]   # the current run of undrawn nodes: how many, at the depth of its first
+    stack = [iter([(child, 1) for child in ordered(cache.root_node)])]
+    while stack:
+        item = next(stack[-1], None)
+        if item is None:
+            stack.pop()
+            continue
+        node, depth = item
+        if node.id in keep or spare > 0:
+            spare -= node.id not in keep
+            if hidden[0]:
+                rows.append((None, hidden[1], hidden[0]))
+                hidden = [0, 0]
+            rows.append((node, depth, 0))
+            stack.append(iter([(child, depth + 1) for child in ordered(node)]))
+        else:
+            hidden = [hidden[0] + subtree_size(node), hidden[1] or depth]
+    if hidden[0]:
+        rows.append((None, hidden[1], hidden[0]))
+    return rows
+
+
+def fold_row(depth: int, n: int, y: float, lang: str, layout: Layout) -> tuple[str, float]:
+    """A run of undrawn nodes, in their place: how many."""
+    label = t("radix.folded", lang, n=n)
+    x = layout.px(LEFT + depth * INDENT)
+    return (f'<g class="bv-radix-fold" data-depth="{depth}" data-hidden="{n}">'
+            f'{text(x + layout.px(5), y, label, layout.small, cls="bv-muted")}</g>',
+            x + text_width(label, layout.small) + layout.px(10))
 
 
 def eviction_order(cache: RadixCache) -> dict[int, int]:
@@ -94,9 +182,11 @@ def row(node: TreeNode, depth: int, y: float, rank: int | None, decode: Decode |
 
 
 def render_radix(cache: RadixCache, *, lang: str = "en", max_nodes: int | None = None,
-                 decode: Decode | None = None, step: int = 0, layout: Layout = NOTEBOOK) -> str:
+                 decode: Decode | None = None, step: int = 0, layout: Layout = NOTEBOOK,
+                 focus: Iterable[int] | None = None) -> str:
     """The tree as SVG, at most max_nodes node rows (default: the layout's radix_rows). decode: token
-    ids -> text, for edges written as text instead of ids (a tokenizer's decode)."""
+    ids -> text, for edges written as text instead of ids (a tokenizer's decode). focus: node ids
+    drawn with their path from the root whatever the cap, the rest folded (see the module's doc)."""
     max_nodes = layout.radix_rows if max_nodes is None else max_nodes
     px, left, row_h = layout.px, layout.px(LEFT), layout.px(ROW_H)
     rank = eviction_order(cache)
@@ -107,14 +197,21 @@ def render_radix(cache: RadixCache, *, lang: str = "en", max_nodes: int | None =
     note = t("radix.note", lang, policy=cache.eviction_policy)
     parts, y = [], px(TOP)
     width = max(text_width(title, layout.title), text_width(note, layout.small)) + 2 * left
-    for node, depth in islice(preorder(cache), max_nodes):
-        markup, right = row(node, depth, y + px(14), rank.get(node.id), decode, lang, layout)
+    if focus is None:
+        rows: list[Row] = [(node, depth, 0) for node, depth in islice(preorder(cache), max_nodes)]
+    else:
+        rows = focused_rows(cache, with_ancestors(cache, focus), max_nodes)
+    for node, depth, hidden in rows:
+        if node is None:
+            markup, right = fold_row(depth, hidden, y + px(14), lang, layout)
+        else:
+            markup, right = row(node, depth, y + px(14), rank.get(node.id), decode, lang, layout)
         parts.append(markup)
         width, y = max(width, right + left), y + row_h
     if count == 0:
         parts.append(text(left, y + px(14), t("radix.empty", lang), layout.text, cls="bv-muted"))
         y += row_h
-    if count > max_nodes:
+    if count > max_nodes and focus is None:
         parts.append(text(left, y + px(14), t("radix.more", lang, n=count - max_nodes, cap=max_nodes), layout.small,
                           cls="bv-muted"))
         y += row_h

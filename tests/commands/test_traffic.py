@@ -44,6 +44,23 @@ def test_replays_at_pools_in_gib_beside_the_curve_and_the_drawings(capsys, tmp_p
     assert "40 requests" in text
 
 
+def test_several_policies_replay_at_the_same_pools_each_in_its_table_and_marker(capsys, tmp_path):
+    page = tmp_path / "c.html"
+    assert main(["traffic", "conversation", "--head", "40", "--pools", "3e5,1e6", "--policy", "nano-vllm,sglang",
+                 "--jobs", "1", "--html", str(page)]) == 0
+    out = capsys.readouterr().out
+    trace = traffic.load("conversation").head(40)
+    for policy in ("nano-vllm", "sglang"):
+        table = out[out.index(f"({policy}, arrivals: timestamps"):]
+        rows = [line.split() for line in table.splitlines()[2:4]]
+        assert [r[0] for r in rows] == ["300,000", "1,000,000"]
+        for pool, row in zip((300_000, 1_000_000), rows):
+            assert row[2] == f"{traffic.replay(trace, pool, policy=policy).hit_rate:.1%}"
+    text = page.read_text()
+    assert "faithful replays (nano-vllm, timestamps)" in text and "faithful replays (sglang, timestamps)" in text
+    assert "--policy nano-vllm,sglang" in text
+
+
 def test_a_pool_smaller_than_a_request_refuses_it_and_every_row_is_printed(capsys):
     assert main(["traffic", "conversation", "--head", "30", "--pools", "2e4,1e6", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
@@ -73,6 +90,8 @@ def test_a_scaled_replay_says_so_and_sizes_stay_real(capsys):
     (["conversation", "--pools", "8GiB,80XB"], ["unknown unit 'XB'"]),
     (["conversation", "--pools", "1e5,,1e6"], ["single commas"]),
     (["conversation", "--png", "/no/such/folder/c.png"], ["--png: no folder '/no/such/folder'"]),
+    (["conversation", "--policy", "nano-vllm,radix"], ["--policy: 'radix' is not a policy: choose from nano-vllm, vllm, sglang"]),
+    (["conversation", "--policy", "sglang,sglang"], ["--policy names a policy twice"]),
 ])
 def test_bad_arguments_are_one_line_each_before_the_trace_is_read(capsys, argv, messages):
     assert main(["traffic"] + argv) == 2

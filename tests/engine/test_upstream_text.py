@@ -77,9 +77,10 @@ from pathlib import Path
             '''\
 '''),
     Allowed('engine/model_runner.py', (9, 8),
-            "the model config is read by blockviz's own Qwen3Config (no transformers at run time)",
+            "the model config is read by blockviz's own Qwen3Config (no transformers at run time); a block's KV bytes by blockviz.models.kv_bytes, torch-free so the capacity planner and the exercises need no torch",
             '''\
 from blockviz.models.config import DTYPE_NAMES, Qwen3Config, head_dim_of
+from blockviz.models.kv_bytes import kv_bytes_per_block
 '''),
     Allowed('engine/model_runner.py', (11, 11),
             'get_context served only the CUDA-graph replay, which blockviz does not have',
@@ -128,12 +129,6 @@ def gpu_kv_budget(total: int, free: int, peak: int, current: int, utilization: f
     the activation peak of the warmup batch (peak - current: memory freed again but needed at run)."""
     used = total - free
     return int(total * utilization - used - peak + current)
-
-
-def kv_bytes_per_block(hf_config: Qwen3Config, block_size: int, dtype: torch.dtype) -> int:
-    head_dim = head_dim_of(hf_config)
-    itemsize = torch.empty((), dtype=dtype).element_size()
-    return 2 * hf_config.num_hidden_layers * block_size * hf_config.num_key_value_heads * head_dim * itemsize
 '''),
     Allowed('engine/model_runner.py', (17, 17),
             'one device: the device, the model config, the CPU pool budget, the sampling seed and the dtype instead of a rank and its events',

@@ -40,3 +40,11 @@ def test_same_order_as_a_deque(n, operations):
 def test_only_head_and_tail_are_read():
     with pytest.raises(IndexError, match="head"):
         OrderedFreeQueue(range(3))[1]
+
+
+def test_a_copy_keeps_the_order_and_len_is_the_dicts():
+    q = OrderedFreeQueue([4, 0, 2])
+    copied = q.copy()
+    copied.popleft()
+    assert list(copied) == [0, 2] and list(q) == [4, 0, 2] and (q[0], q[-1]) == (4, 2)
+    assert not {"__len__", "__contains__", "__iter__"} & set(vars(OrderedFreeQueue))   # the scheduler's calls stay in C

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from blockviz.traffic.lengths import output_length, prompt_length
-from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_tokens
+from blockviz.traffic.tokens import OUTPUT_TOKEN, prompt_array, prompt_tokens
 
 
 @settings(max_examples=100, deadline=None)
@@ -46,3 +46,27 @@ def test_vocabulary_and_scaling():
         prompt_tokens(np.arange(2), 600, 0)
     with pytest.raises(ValueError, match="vocab_size"):
         prompt_tokens(np.arange(2), 600, 32, vocab_size=1)
+
+
+def by_the_definition(ids: list[int], input_length: int, tokens_per_id: int, vocab_size: int) -> list[int]:
+    """The module docstring's tokens, one at a time in Python's own integers."""
+    m = 2**64
+
+    def mix64(x: int) -> int:
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) % m
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) % m
+        return x ^ (x >> 31)
+
+    tokens = [1 + (h % (vocab_size - 1) if j == 0 else mix64((h * 0x9E3779B97F4A7C15 + j) % m) % min(255, vocab_size - 1))
+              for h in ids for j in range(tokens_per_id)]
+    return tokens[:prompt_length(np.array(ids), input_length, tokens_per_id)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 2**63 - 1), min_size=1, max_size=4), st.integers(1, 512), st.sampled_from([1, 3, 32, 512]),
+       st.sampled_from([2, 3, 200, 256, 257, 2**31]))
+def test_the_tokens_are_the_documented_ones(ids, last, tokens_per_id, vocab_size):
+    length = 512 * (len(ids) - 1) + last
+    made = prompt_array(np.array(ids), length, tokens_per_id, vocab_size)
+    assert made.dtype == np.int64 and made.tolist() == by_the_definition(ids, length, tokens_per_id, vocab_size)
+    assert prompt_tokens(np.array(ids), length, tokens_per_id, vocab_size) == made.tolist()

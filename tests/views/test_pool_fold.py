@@ -62,7 +62,9 @@ def check_folds(sim: Simulator, step: int, selected: int | None = None, compact:
             continue
         state = states[first]
         assert states[block_id] is state and block_id not in touched and block_id != selected
-        assert queue[block_id] > 0
+        # after the queue head; or, under a radix tree, a page the tree caches (out of the queue)
+        assert queue[block_id] > 0 if block_id in queue else state is BlockState.CACHED_FREE
+        assert (block_id in queue) == (snapshot.tree_pages is None or state is BlockState.FREE)
         if state is BlockState.FREE:
             assert not snapshot.blocks[block_id].token_ids
         else:
@@ -86,6 +88,21 @@ def test_folded_runs_hide_only_idle_blocks_that_say_no_more_than_the_run(num_blo
                                                                          compact, data):
     sim = run(num_blocks, block_size, reqs)
     with pytest.MonkeyPatch.context() as mp:  # small pools, folded like large ones
+        mp.setattr(rp, "FOLD_ABOVE", 0)
+        mp.setattr(rp, "FOLD_MIN", fold_min)
+        for step in range(sim.last_step + 1):
+            check_folds(sim, step, data.draw(st.none() | st.integers(0, num_blocks - 1)), compact)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(num_blocks=st.integers(4, 40), block_size=st.integers(1, 4), reqs=requests, fold_min=st.integers(2, 5),
+       compact=st.booleans(), data=st.data())
+def test_under_a_radix_tree_the_cached_pages_fold_as_cached_free_in_a_compact_pool(num_blocks, block_size, reqs,
+                                                                                   fold_min, compact, data):
+    """Policy "sglang": a page the tree caches with no request holding it is cached-free (out of the
+    free queue, with no place in it), and folds with its neighbours in a compact pool."""
+    sim = run(num_blocks, block_size, reqs, policy="sglang")
+    with pytest.MonkeyPatch.context() as mp:
         mp.setattr(rp, "FOLD_ABOVE", 0)
         mp.setattr(rp, "FOLD_MIN", fold_min)
         for step in range(sim.last_step + 1):
@@ -129,3 +146,29 @@ def test_the_header_still_counts_the_whole_pool_and_the_legend_explains_a_fold(h
     assert f"65536 blocks, {len(huge.snapshot(2).free_block_ids)} in the free queue" in en
     assert re.search(r"blocks [\d ]+–65 535 · [\d ]+ free \(in the free queue, no hash: nothing to reuse\)", en)
     assert "all free or all cached-free" in en
+
+
+def test_a_pool_full_of_a_radix_trees_cache_folds_it_and_says_what_it_is():
+    """Policy "sglang": after its requests finish, the tree keeps their pages (held by none, out of
+    the free queue): cached-free runs that fold, each saying what cached-free means for a page."""
+    sim = Simulator(num_blocks=4096, block_size=2, policy="sglang")
+    for i in range(30):
+        sim.add(f"request {i:03d}: " + f"{i:03d} and " * 20, max_tokens=2)
+        sim.run()
+    snapshot = sim.snapshot(sim.last_step)
+    assert classify(snapshot).count(BlockState.CACHED_FREE) == len(snapshot.tree_pages) > 1000
+    picture = check_folds(sim, sim.last_step)
+    cached = [cell for cell in picture.cells if cell.attrs.get("data-state") == "cached-free"
+              and "data-last-block-id" in cell.attrs]
+    assert cached and len(picture.cells) < 200
+    assert "cached-free (in the radix tree, held by no request: evictable" in cached[0].attrs["aria-label"]
+    assert "cached-free (" + str(len(snapshot.tree_pages)) + "): in the radix tree" in picture.legend
+    assert "never under a radix tree" in picture.legend and "a prefix hit revives it" not in picture.legend
+    page = min(snapshot.tree_pages)   # its detail: the page's meaning and the tokens its node holds
+    detail = rp.render_block_detail(snapshot, page)
+    assert "in the radix tree, held by no request" in detail
+    node = next(n for n in snapshot.tree.nodes.values() if page in n.pages)
+    k = node.pages.index(page)
+    assert str(list(node.token_ids[2 * k:2 * k + 2])) in detail
+    zh = pool_picture(snapshot, lang="zh")
+    assert any("可复用缓存（在基数树中" in cell.attrs["aria-label"] for cell in zh.cells if "data-last-block-id" in cell.attrs)

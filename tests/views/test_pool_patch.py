@@ -12,9 +12,9 @@ from blockviz.views.render_pool import pool_picture, render_pool
 requests = st.lists(st.tuples(st.text("abc", min_size=1, max_size=14), st.integers(1, 6)), min_size=1, max_size=6)
 
 
-def run(num_blocks: int, block_size: int, reqs: list[tuple[str, int]]) -> Simulator:
+def run(num_blocks: int, block_size: int, reqs: list[tuple[str, int]], policy: str = "nano-vllm") -> Simulator:
     """A finished run; requests the pool can never hold are left out, half arrive after the first step."""
-    sim = Simulator(num_blocks=num_blocks, block_size=block_size, max_num_batched_tokens=16)
+    sim = Simulator(num_blocks=num_blocks, block_size=block_size, max_num_batched_tokens=16, policy=policy)
     for k, (prompt, max_tokens) in enumerate(reqs):
         if k == len(reqs) // 2 and k:
             sim.run(1)

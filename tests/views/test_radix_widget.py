@@ -116,3 +116,25 @@ def test_the_dashboard_and_every_picture_step_an_sglang_recording():
         for view in SVG_VIEWS:
             for lang in ("en", "zh"):
                 assert parse(render_view(sim, view, step, lang=lang)).get("data-step") == str(step)
+
+
+def test_the_nodes_a_step_touched_are_drawn_in_a_tree_past_the_cap():
+    from blockviz.views.render_radix import touched_nodes
+    sim = Simulator(num_blocks=64, block_size=2, policy="sglang")
+    for i in range(12):
+        sim.add(f"prompt {i % 4} number {i:02d}", max_tokens=2)
+    sim.run()
+    view = show(sim, "radix", max_nodes=3)
+    past_the_cap = folded = 0
+    for step in range(sim.last_step + 1):
+        view.step = step
+        tree, touched = sim.snapshot(step).tree, touched_nodes(sim.events(step))
+        assert touched <= set(tree.nodes)   # an evicted leaf is not asked for
+        drawn = drawn_nodes(view.svg)
+        assert touched <= drawn, f"step {step}"
+        for node_id in drawn:   # with its path from the root
+            parent = tree.nodes[node_id].parent
+            assert parent is tree.root_node or parent.id in drawn
+        past_the_cap += bool(touched - drawn_nodes(render_radix(tree, max_nodes=3)))   # the first rows miss some
+        folded += 'class="bv-radix-fold"' in view.svg
+    assert past_the_cap and folded

@@ -112,12 +112,12 @@ def test_chinese(plain):
     assert "命中" in render_after(plain, 1, lang="zh").summary
 
 
-def test_the_summary_says_how_many_of_the_requests_nodes_the_tree_leaves_undrawn(plain):
-    whole = render_after(plain, 3)
-    assert "bv-designs-undrawn" not in whole.summary
-    cut = render_after(plain, 3, max_nodes=1)
-    drawn = marked(cut.tree, "data-node")
-    undrawn = len(plain.sglang[3].path) - len(drawn)
-    assert undrawn > 0
-    note = ElementTree.fromstring(cut.summary).find("p[@class='bv-designs-undrawn']")
-    assert note.get("data-undrawn") == str(undrawn) and f"{undrawn} of its {len(plain.sglang[3].path)}" in note.text
+def test_the_requests_nodes_are_drawn_whatever_the_cap_and_the_rest_folds(plain):
+    whole = render_after(plain, 1)
+    cut = render_after(plain, 1, max_nodes=1)   # its three nodes drawn, the other branch folded
+    path = tree_spans(plain, 1)
+    assert len(path) > 1 and set(marked(cut.tree, "data-node")) == set(path) == set(marked(whole.tree, "data-node"))
+    hidden = [int(el.get("data-hidden")) for el in parse(cut.tree).iter() if el.get("class") == "bv-radix-fold"]
+    drawn = [el for el in parse(cut.tree).iter() if el.get("class") == "bv-radix-node"]
+    assert hidden and len(drawn) + sum(hidden) == len([el for el in parse(whole.tree).iter()
+                                                         if el.get("class") == "bv-radix-node"])

@@ -148,3 +148,62 @@ def test_at_the_projectors_layout_the_tree_is_18px_and_the_same_rows():
     assert min(sizes) >= 18
     assert rows(big) == rows(render_radix(tree))
     assert float(parse(big).get("height")) > float(parse(render_radix(tree)).get("height"))
+
+
+def folds(svg: str) -> list[dict[str, str]]:
+    return [el.attrib for el in parse(svg).iter() if el.get("class") == "bv-radix-fold"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), max_nodes=st.integers(0, 8), data=st.data())
+def test_focused_nodes_are_drawn_with_their_path_and_the_rest_folds_in_place(seed, max_nodes, data):
+    """focus: the chosen nodes and every node above them drawn whatever the cap; others in preorder
+    while rows are left, each under a drawn parent; each run of undrawn nodes one row that counts
+    them, in its place; every node drawn or counted once."""
+    tree = final_cache(random_stream(random.Random(seed)))
+    nodes = list(preorder(tree))
+    by_id = {node.id: node for node, _ in nodes}
+    focus = data.draw(st.sets(st.sampled_from(sorted(by_id)), max_size=3)) if by_id else set()
+    keep = set()
+    for node_id in focus:
+        node = by_id[node_id]
+        while node is not tree.root_node:
+            keep.add(node.id)
+            node = node.parent
+    svg = render_radix(tree, max_nodes=max_nodes, focus=[*focus, -7])   # an id not in the tree is left out
+    order = [el.attrib for el in parse(svg).iter() if el.get("class") in ("bv-radix-node", "bv-radix-fold")]
+    drawn = [int(r["data-node"]) for r in order if "data-node" in r]
+    assert keep <= set(drawn)
+    assert len(set(drawn) - keep) <= max(0, max_nodes - len(keep))
+    assert drawn == [node.id for node, _ in nodes if node.id in drawn]   # in preorder
+    for node_id in drawn:
+        parent = by_id[node_id].parent
+        assert parent is tree.root_node or parent.id in drawn
+    assert len(drawn) + sum(int(r["data-hidden"]) for r in folds(svg)) == len(nodes)
+    for a, b in zip(order, order[1:]):
+        assert "data-node" in a or "data-node" in b   # a run folds into one row
+    k = 0   # each fold row counts the preorder run it stands for
+    for r in order:
+        if "data-node" in r:
+            assert nodes[k][0].id == int(r["data-node"])
+            k += 1
+        else:
+            assert int(r["data-depth"]) == nodes[k][1]
+            k += int(r["data-hidden"])
+    assert "more node" not in " ".join(texts(parse(svg)))
+    if max_nodes >= len(nodes):   # room for every row: the picture without focus
+        assert svg == render_radix(tree, max_nodes=max_nodes)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_focused_node_past_the_cap_is_drawn_and_the_rows_before_it_fold(lang):
+    tree = RadixCache.create_simulated(mock_allocator=drive.Allocator())
+    for first in range(10):
+        tree.insert(InsertParams(key=key(first, 1, 2)))
+    tree.insert(InsertParams(key=key(9, 1, 2, 3, 4)))
+    last = next(n for n, _ in preorder(tree) if list(n.key.token_ids) == [3, 4])
+    svg = render_radix(tree, lang=lang, max_nodes=4, focus=[last.id])
+    assert [r["data-tokens"] for r in rows(svg)] == ["3", "3", "3", "2"]   # (0 1 2), (1 1 2), (9 1 2), (3 4)
+    assert [r["data-hidden"] for r in folds(svg)] == ["7"]
+    words = " ".join(texts(parse(svg)))
+    assert ("⋯ 7 nodes not drawn here" if lang == "en" else "此处有 7 个节点未画出") in words

@@ -15,6 +15,7 @@ from blockviz.exercises.core import Feedback, Kind, Solved
 from blockviz.exercises.tables import table
 from blockviz.i18n import t
 from blockviz.models.config import DTYPE_NAMES, QWEN3_0_6B, Qwen3Config, head_dim_of
+from blockviz.models.kv_bytes import itemsize_of as itemsize, kv_bytes_per_block as block_bytes
 from blockviz.brief import brief
 
 MODELS = ("default", "qwen3-0.6b")
@@ -29,17 +30,6 @@ def model_config(name: str) -> Qwen3Config:
         from blockviz.models import DEFAULT_MODEL_DIR
         return Qwen3Config.from_pretrained(DEFAULT_MODEL_DIR)
     return Qwen3Config.from_dict(QWEN3_0_6B)
-
-
-def block_bytes(cfg: Qwen3Config, block_size: int, dtype: str) -> int:
-    from blockviz.engine.model_runner import DTYPES, kv_bytes_per_block
-    return kv_bytes_per_block(cfg, block_size, DTYPES[dtype])
-
-
-def itemsize(dtype: str) -> int:
-    import torch
-    from blockviz.engine.model_runner import DTYPES
-    return torch.empty((), dtype=DTYPES[dtype]).element_size()
 
 
 def memory_bytes(memory: str) -> int:
