@@ -30,6 +30,7 @@ RUN_BY = {   # (document, line as written without its comment) -> the test that 
     ("README.md", "blockviz vllm watch --tree"): VLLM_TEST,
     ("README.md", "blockviz traffic conversation --png curve.png"): TRAFFIC_TEST,
     ("README.md", "blockviz traffic conversation --head 200 --pools 1e6,8GiB --model qwen3-8b"): TRAFFIC_TEST,
+    ("README.md", "blockviz traffic conversation --head 100 --pools 1e6 --policy nano-vllm,vllm,sglang"): TRAFFIC_TEST,
     (DEMO_LESSON, "blockviz demo"): DEMO_TEST,
     (DEMO_LESSON, "blockviz demo --lang zh"): DEMO_TEST,
     (DEMO_LESSON, "blockviz demo --device cuda --model PATH --kv-memory 2G"): DEMO_TEST,
