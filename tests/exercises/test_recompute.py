@@ -1,9 +1,11 @@
 """recompute: the answer is what nano-vllm's engine and SGLang's radix tree each recompute (designs.serve),
 checked here against the solution's procedure from the tokens alone; the known mistakes are named."""
+from random import Random
+
 import pytest
 
 from blockviz import exercises
-from blockviz.exercises.kinds.recompute import cached_runs, generated, hand_hit
+from blockviz.exercises.kinds.recompute import Recompute, cached_runs, generated, hand_hit
 from blockviz.exercises.sets import LAST_BLOCK
 from blockviz.exercises.setups import encode
 from blockviz.i18n import LANGS
@@ -56,3 +58,10 @@ def test_same_pages_recompute_the_same():
 def test_a_page_that_does_not_divide_the_block_is_refused():
     with pytest.raises(ValueError, match="page_size must divide block_size"):
         exercises.make("recompute", block_size=4, page_size=3, max_tokens=2, requests=["abcd"], new="abcde")
+
+
+def test_params_given_without_a_seed_must_all_be_there():
+    params = Recompute().generate(Random(0))
+    del params["block_size"]
+    with pytest.raises(ValueError, match="recompute needs block_size"):
+        exercises.make("recompute", **params)

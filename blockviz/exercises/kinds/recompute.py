@@ -100,6 +100,9 @@ class Recompute(Kind):
         return params
 
     def validate(self, params: dict) -> dict:
+        missing = [name for name in self.param_names if name not in params]
+        if missing:   # given params without a seed: every one is needed
+            raise ValueError(f"recompute needs {', '.join(missing)} (its params are {', '.join(self.param_names)})")
         B, P = params["block_size"], params["page_size"]
         if not 1 <= B <= 16:
             raise ValueError(f"block_size must be 1..16 here, got {brief(B)}")
