@@ -6,6 +6,7 @@ each difference, each measured by a small experiment.
     PYTHONPATH=. .venv/bin/python bench/radix_traffic.py --speed [--profile]
     PYTHONPATH=. .venv/bin/python bench/radix_traffic.py --versus [--jobs 2]      # 30 replays, minutes
     PYTHONPATH=. .venv/bin/python bench/radix_traffic.py --mechanisms [--jobs 2]  # variants and counters
+    PYTHONPATH=. .venv/bin/python bench/radix_traffic.py --recency [--jobs 2]     # what counts as touched
     PYTHONPATH=. .venv/bin/python bench/radix_traffic.py --page-size [--head 2000]
     PYTHONPATH=. .venv/bin/python bench/radix_traffic.py --inclusion [500]           # a stack algorithm?
 
@@ -21,6 +22,11 @@ change one mechanism:
   leaf split there) instead of whole leaves.
 - "nano-vllm, unhashed blocks first": vLLM's rule that a freed block without a hash goes to the
   head of the free queue (what SGLang's separate free list does), alone.
+- "vllm, prompt only": vLLM's rules with blocks hashed only while prefilling.
+- "sglang, split tail keeps its age" (--recency): a match or insert that ends inside a node stamps
+  only the head it splits off; SGLang stamps the node first, so the tail it did not use counts as
+  touched now. "sglang, no stamp at admission": the scheduler's match stamps nothing (inserts do).
+  Combined with page eviction or prompt only, as named.
 """
 import argparse
 import cProfile
@@ -42,10 +48,11 @@ from blockviz.engine.scheduler import Scheduler
 from blockviz.engine.sequence import SequenceStatus
 from blockviz.hits import AdmissionWatch
 from blockviz.policies.policy import Policy
-from blockviz.policies.sglang import SglangBlockManager
+from blockviz.policies.sglang import SglangBlockManager, _RadixCache
 from blockviz.policies.vllm import FREE_UNHASHED_FIRST, VllmBlockManager, with_rules
 from blockviz.radix.base_prefix_cache import EvictResult, InsertParams, MatchPrefixParams
-from blockviz.radix.radix_cache import RadixCache, RadixKey
+from blockviz.radix import radix_cache
+from blockviz.radix.radix_cache import RadixCache, RadixKey, TreeNode
 from blockviz.sim import Simulator
 from blockviz.traffic.curve import curve
 from blockviz.traffic.lengths import output_length
@@ -195,6 +202,15 @@ class PromptOnlyNano(CountedNano):
             super().hash_blocks(seq)
 
 
+class PromptOnlyVllm(CountedVllm):
+    """vLLM's rules with blocks hashed (cached) only while prefilling: a generated token's block is
+    never cached, so it goes back to the head of the free queue (FREE_UNHASHED_FIRST)."""
+
+    def hash_blocks(self, seq):
+        if seq.is_prefill:
+            super().hash_blocks(seq)
+
+
 class PageEvictSglang(CountedSglang):
     """evict takes only the pages asked for: the oldest leaf is split and only its tail dropped."""
 
@@ -221,12 +237,153 @@ class PageEvictSglang(CountedSglang):
         self.tree.evict = evict
 
 
+class SplitKeepsAgeTree(_RadixCache):
+    """SGLang's tree but for one stamp: where a match or an insert ends inside a node, SGLang stamps
+    the node before splitting it, so its tail (the part this request does not use) counts as
+    touched now. Here the split comes first and only the
+    head is stamped (when made, as in SGLang); the tail keeps its age."""
+
+    def _match_prefix_helper(self, node, key):
+        access_time = radix_cache.time.monotonic()
+        node.last_access_time = access_time
+        child_key = key.child_key(self.page_size)
+        value = []
+        while len(key) > 0 and child_key in node.children.keys():
+            child = node.children[child_key]
+            prefix_len = child.key.match(key, page_size=self.page_size)
+            if prefix_len < len(child.key):
+                count("splits whose tail kept its age")
+                count("tokens in those tails", len(child.key) - prefix_len)
+                new_node = self._split_node(child.key, child, prefix_len)   # stamped when made
+                value.append(new_node.value)
+                node = new_node
+                break
+            child.last_access_time = access_time
+            value.append(child.value)
+            node = child
+            key = key[prefix_len:]
+            if len(key):
+                child_key = key.child_key(self.page_size)
+        return value, node
+
+    def _insert_helper(self, node, key, value, priority=0, inserted_len=0):
+        priority = priority or 0
+        access_time = radix_cache.time.monotonic()
+        node.last_access_time = access_time
+        node.priority = max(node.priority, priority)
+        if len(key) == 0:
+            return 0, node
+        child_key = key.child_key(self.page_size)
+        total_prefix_length = 0
+        while len(key) > 0 and child_key in node.children.keys():
+            node = node.children[child_key]
+            prefix_len = node.key.match(key, page_size=self.page_size)
+            total_prefix_length += prefix_len
+            key = key[prefix_len:]
+            value = value[prefix_len:]
+            if prefix_len < len(node.key):
+                count("splits whose tail kept its age")
+                count("tokens in those tails", len(node.key) - prefix_len)
+                new_node = self._split_node(node.key, node, prefix_len)
+                new_node.priority = max(new_node.priority, priority)
+                node = new_node   # stamped when made
+            else:
+                node.priority = max(node.priority, priority)
+                node.last_access_time = access_time
+            if total_prefix_length > inserted_len:
+                self._inc_hit_count(node)
+            if len(key):
+                child_key = key.child_key(self.page_size)
+        if len(key):
+            new_node = TreeNode(priority=priority)
+            new_node.parent = node
+            new_node.key = key
+            new_node.value = value
+            if total_prefix_length + len(key) > inserted_len:
+                self._inc_hit_count(new_node)
+            node.children[child_key] = new_node
+            self.evictable_size_ += len(key)
+            self._update_leaf_status(node)
+            self._update_leaf_status(new_node)
+            node = new_node
+        return total_prefix_length, node
+
+
+class SplitKeepsAgePageEvictSglang(PageEvictSglang):
+    """Both: a split's tail is not stamped, and evict takes only the pages asked for."""
+
+    def __init__(self, num_blocks, block_size):
+        super().__init__(num_blocks, block_size)
+        self.tree.__class__ = SplitKeepsAgeTree
+
+
+class SplitKeepsAgePromptOnlySglang(PromptOnlySglang):
+    """Both: a split's tail is not stamped, and a finished request inserts its prompt only."""
+
+    def __init__(self, num_blocks, block_size):
+        super().__init__(num_blocks, block_size)
+        self.tree.__class__ = SplitKeepsAgeTree
+
+
+class UnstampedMatchTree(_RadixCache):
+    """SGLang's tree whose match can be told not to stamp what it passes (the admission's match)."""
+    stamp = True
+
+    def _match_prefix_helper(self, node, key):
+        if self.stamp:
+            return super()._match_prefix_helper(node, key)
+        ages = []
+        walk, rest = node, key
+        while len(rest) > 0 and rest.child_key(self.page_size) in walk.children:   # the path it will stamp
+            walk = walk.children[rest.child_key(self.page_size)]
+            ages.append((walk, walk.last_access_time))
+            n = walk.key.match(rest, page_size=self.page_size)
+            if n < len(walk.key):
+                break
+            rest = rest[n:]
+        node_age = node.last_access_time
+        value, last = super()._match_prefix_helper(node, key)
+        node.last_access_time = node_age
+        for n, age in ages:
+            n.last_access_time = age
+        return value, last
+
+
+class FinishStampSglang(CountedSglang):
+    """A cached page counts as touched when a request inserts through it (its checkpoint and its
+    finish), not when the scheduler's match for an admission passes it."""
+
+    def __init__(self, num_blocks, block_size):
+        super().__init__(num_blocks, block_size)
+        self.tree.__class__ = UnstampedMatchTree
+
+    def can_allocate(self, seq):
+        self.tree.stamp = False
+        try:
+            return super().can_allocate(seq)
+        finally:
+            self.tree.stamp = True
+
+
+class SplitKeepsAgeSglang(CountedSglang):
+    """sglang with SplitKeepsAgeTree: a split's tail is not stamped."""
+
+    def __init__(self, num_blocks, block_size):
+        super().__init__(num_blocks, block_size)
+        self.tree.__class__ = SplitKeepsAgeTree
+
+
 VARIANTS = {
     "nano-vllm": ("nano-vllm", CountedNano), "vllm": ("vllm", CountedVllm), "sglang": ("sglang", CountedSglang),
     "nano-vllm, prompt only": ("nano-vllm", PromptOnlyNano),
     "nano-vllm, unhashed blocks first": ("nano-vllm", CountedUnhashedFirst),
+    "vllm, prompt only": ("vllm", PromptOnlyVllm),
     "sglang, prompt only": ("sglang", PromptOnlySglang),
     "sglang, page eviction": ("sglang", PageEvictSglang),
+    "sglang, split tail keeps its age": ("sglang", SplitKeepsAgeSglang),
+    "sglang, no stamp at admission": ("sglang", FinishStampSglang),
+    "sglang, split tail keeps its age, page eviction": ("sglang", SplitKeepsAgePageEvictSglang),
+    "sglang, prompt only, split tail keeps its age": ("sglang", SplitKeepsAgePromptOnlySglang),
 }
 
 
@@ -361,6 +518,29 @@ def mechanisms(workers: int, got: dict):
     counters(got | runs(jobs, workers), TIGHT, variants)
 
 
+RECENCY = [3_000_000, 10_000_000]   # where sglang trails vllm on conversation beyond the mechanisms above
+
+
+def recency(workers: int):
+    print("## What counts as touched: sglang against vLLM's rules, conversation, 3M and 10M tokens\n")
+    variants = ["vllm", "sglang", "sglang, split tail keeps its age", "sglang, no stamp at admission",
+                "sglang, page eviction", "sglang, split tail keeps its age, page eviction",
+                "vllm, prompt only", "sglang, prompt only", "sglang, prompt only, split tail keeps its age"]
+    got = runs([("conversation", pool, v) for pool in RECENCY for v in variants], workers)
+    print("| pool tokens | replay | hit rate | cached tokens | minus vllm's (tokens) | minus vllm's (points) | "
+          "splits whose tail kept its age (their tokens) |")
+    print("|---:|---|---:|---:|---:|---:|---|")
+    for pool in RECENCY:
+        base = got[("conversation", pool, "vllm")]
+        for v in variants:
+            r = got[("conversation", pool, v)]
+            k = r["counts"]
+            print(f"| {pool:,} | {v} | {r['hit_rate']:.3%} | {r['cached']:,} | {r['cached'] - base['cached']:+,} | "
+                  f"{(r['hit_rate'] - base['hit_rate']) * 100:+.3f} | {k.get('splits whose tail kept its age', '-')} "
+                  f"({k.get('tokens in those tails', '-')}) |")
+    print()
+
+
 def page_size_bound(trace, page_size: int) -> tuple[int, int]:
     """(prompt tokens SGLang's match finds, prompt tokens) with an unbounded tree and one request at
     a time: each matches its prompt but the last token (page-aligned), then inserts every token
@@ -449,6 +629,7 @@ def main():
     parser.add_argument("--versus", action="store_true")
     parser.add_argument("--mechanisms", action="store_true")
     parser.add_argument("--page-size", action="store_true")
+    parser.add_argument("--recency", action="store_true", help="the split's stamp: sglang against vllm, conversation 3M, 10M")
     parser.add_argument("--inclusion", type=int, nargs="?", const=500, metavar="N",
                         help="N random request sequences (default 500): does a bigger pool ever hit fewer?")
     parser.add_argument("--head", type=int, help="requests of each trace for --page-size (default 2000); "
@@ -462,8 +643,8 @@ def main():
         return one(args.one[0], int(args.one[1]), args.one[2], args.profile, args.head)
     global SAVED
     SAVED = Path(args.save) if args.save else None
-    if not (args.speed or args.versus or args.mechanisms or args.page_size or args.inclusion):
-        args.speed = args.versus = args.mechanisms = args.page_size = True
+    if not (args.speed or args.versus or args.mechanisms or args.page_size or args.inclusion or args.recency):
+        args.speed = args.versus = args.mechanisms = args.page_size = args.recency = True
         args.inclusion = 500
     if args.speed:
         speed(args.profile)
@@ -475,6 +656,8 @@ def main():
         mechanisms(args.jobs, {})
     if args.versus:
         versus(args.jobs)
+    if args.recency:
+        recency(args.jobs)
 
 
 if __name__ == "__main__":
