@@ -9,7 +9,7 @@ from blockviz.sim import Simulator
 from blockviz.states import BlockState, classify, classify_block, count_states, state_codes, tree_pages
 from blockviz.views.render_pool import pool_picture
 
-from tests.recording.test_radix_recording import evicting_by, workloads
+from tests.recording.test_radix_recording import arrive_and_step, evicting_by, workloads
 
 USED = {BlockState.FILLING, BlockState.CACHED, BlockState.SHARED}
 
@@ -27,25 +27,12 @@ def live_run(arrivals, num_blocks: int, block_size: int, budget: int, eviction: 
     sim = Simulator(num_blocks=max(num_blocks, -(-longest // block_size)), block_size=block_size,
                     policy=evicting_by(eviction), rule="count", max_num_batched_tokens=budget)
     bm = sim.scheduler.block_manager
-    seen = []
 
     def state() -> dict:
         return {"pages": bm.page_states(), "tree": set(bm.tree_pages), "states": classify(bm),
                 "ref": [b.ref_count for b in bm.blocks]}
 
-    pending = sorted(arrivals, key=lambda a: a[0])
-    while True:
-        while pending and (pending[0][0] <= sim.num_steps or sim.scheduler.is_finished()):
-            _, prompt, max_tokens = pending.pop(0)
-            sim.add(prompt, max_tokens=max_tokens, ignore_eos=True)
-        if not seen:
-            seen.append(state())
-        if sim.scheduler.is_finished():
-            break
-        sim.step()
-        seen.append(state())
-        assert sim.num_steps < 400
-    return sim, seen
+    return sim, arrive_and_step(sim, arrivals, state)
 
 
 @settings(max_examples=200, deadline=None)

@@ -85,6 +85,24 @@ def evicting_by(eviction_policy: str) -> Policy:
     return replace(get("sglang"), block_manager=cls)
 
 
+def arrive_and_step(sim: Simulator, arrivals, state) -> list:
+    """Each request arrives after its step, or at once when the engine has nothing to do; state()
+    at frame 0 (every request added before the first step) and after every step."""
+    seen = []
+    pending = sorted(arrivals, key=lambda a: a[0])
+    while True:
+        while pending and (pending[0][0] <= sim.num_steps or sim.scheduler.is_finished()):
+            _, prompt, max_tokens = pending.pop(0)
+            sim.add(prompt, max_tokens=max_tokens, ignore_eos=True)
+        if not seen:
+            seen.append(state())
+        if sim.scheduler.is_finished():
+            return seen
+        sim.step()
+        seen.append(state())
+        assert sim.num_steps < 400
+
+
 def run_live(arrivals, num_blocks: int, block_size: int, budget: int, eviction: str = "lru",
              **options) -> tuple[Simulator, list[dict]]:
     """Each request arrives at its step; after every step the live engine's tree, pool and tables."""
@@ -93,25 +111,12 @@ def run_live(arrivals, num_blocks: int, block_size: int, budget: int, eviction: 
     sim = Simulator(num_blocks=num_blocks, block_size=block_size, policy=evicting_by(eviction), rule="count",
                     max_num_batched_tokens=budget, **options)
     bm = sim.scheduler.block_manager
-    seen = []
 
     def state() -> dict:
         return {"tree": canonical(bm.tree), "pool": pool_of(bm), "pages": bm.page_states(),
                 "tables": tables_of({s.seq_id: s for s in (*sim.scheduler.waiting, *sim.scheduler.running)})}
 
-    pending = sorted(arrivals, key=lambda a: a[0])
-    while True:   # a request arrives after its step, or at once when the engine has nothing to do
-        while pending and (pending[0][0] <= sim.num_steps or sim.scheduler.is_finished()):
-            _, prompt, max_tokens = pending.pop(0)
-            sim.add(prompt, max_tokens=max_tokens, ignore_eos=True)
-        if not seen:
-            seen.append(state())   # frame 0: every request added before the first step
-        if sim.scheduler.is_finished():
-            break
-        sim.step()
-        seen.append(state())
-        assert sim.num_steps < 400
-    return sim, seen
+    return sim, arrive_and_step(sim, arrivals, state)
 
 
 def recorded(snapshot) -> dict:
