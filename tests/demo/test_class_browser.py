@@ -93,6 +93,18 @@ TEXT_SIZES = """() => {
 STATUS_RANK = {"running": 0, "waiting": 1, "arriving": 1, "finished": 2}
 
 
+def open_projector_page(browser, url: str, demo):
+    """The class page at 1920×1080, showing the engine's step; the list its script errors go to."""
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    step_and_publish(demo, 0)
+    demo.publish(full=True)
+    wait_for_step(page, demo.engine.cursor)
+    return page, errors
+
+
 def rows_in_order(page) -> list[str]:
     statuses = page.evaluate("() => [...document.querySelectorAll('#bv-table tr[data-status]')].map(r => r.dataset.status)")
     ranks = [STATUS_RANK[s] for s in statuses]
@@ -139,13 +151,7 @@ def test_class_page_follows_the_engine(chromium, classroom):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
         try:
-            page = browser.new_page(viewport={"width": 1920, "height": 1080})
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(url)
-            step_and_publish(demo, 0)
-            demo.publish(full=True)
-            wait_for_step(page, engine.cursor)
+            page, errors = open_projector_page(browser, url, demo)
             status_box = page.locator("#bv-status").bounding_box()
             for _ in range(3):  # while it generates: the page shows the classifier's states at its step
                 step_and_publish(demo, 4)
@@ -239,13 +245,7 @@ def test_class_page_under_sglang_shows_the_radix_tree_legibly(chromium, sglang_c
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
         try:
-            page = browser.new_page(viewport={"width": 1920, "height": 1080})
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(url)
-            step_and_publish(demo, 0)
-            demo.publish(full=True)
-            wait_for_step(page, engine.cursor)
+            page, errors = open_projector_page(browser, url, demo)
             grew = 0
             while not engine.is_finished():  # the tree of the step the page shows, as the engine has it
                 step_and_publish(demo, 4)
