@@ -98,12 +98,13 @@ def watch_terminal(args: argparse.Namespace) -> int:
         try:
             while True:
                 time.sleep(0.2)
-                for step in range(max(shown + 1, w.first_step), w.last_step + 1):
+                last = w.last_step   # read once: a step that arrives while these print is shown next time
+                for step in range(max(shown + 1, w.first_step), last + 1):
                     picture = w.picture(step)
                     print(step_line(picture), flush=True)
                     if args.tree:
                         print(forest_text(picture, w.decode), flush=True)
-                shown = w.last_step
+                shown = last
         except KeyboardInterrupt:
             pass
         finally:
