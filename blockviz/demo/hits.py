@@ -44,9 +44,10 @@ class HitLedger:
 
     def update(self, timeline):
         """Read the frames that came since the last call (those still kept, with bounded history)."""
-        for step in range(max(self.upto, getattr(timeline, "first_step", 0)), timeline.last_step + 1):
+        last = timeline.last_step   # read once: a live timeline may grow meanwhile; what it adds is read next call
+        for step in range(max(self.upto, getattr(timeline, "first_step", 0)), last + 1):
             self.read(step, timeline.events(step))
-        self.upto = max(self.upto, timeline.last_step + 1)
+        self.upto = max(self.upto, last + 1)
 
     def read(self, step: int, events):
         probes: dict[int, list[tuple[int, str, int, int]]] = {}
