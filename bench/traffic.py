@@ -208,39 +208,47 @@ def versus(jobs: int):
     print()
 
 
-def timed_replay(name: str, pool_tokens: int, policy: str):
+def timed_replay(name: str, pool_tokens: int, policy: str, every_step: bool = False):
     """In this (fresh) process: one replay at block size 512, one JSON line: the CPU time of loading
     the trace and of the replay call (Dynamo's figure covers reading its trace file and replaying)."""
     start = time.process_time()
     trace = traffic.load(name)
     loaded = time.process_time()
-    result = traffic.replay(trace, pool_tokens, 512, policy=policy)
+    result = traffic.replay(trace, pool_tokens, 512, policy=policy, every_step=every_step)
     done = time.process_time()
     print(json.dumps({"load_s": loaded - start, "replay_s": done - loaded, "hit_rate": result.hit_rate,
                       "steps": result.steps}))
 
 
+def timed_in_fresh_process(name: str, pool_tokens: int, policy: str, mode: str) -> dict:
+    command = [sys.executable, __file__, "--timed-replay", name, str(pool_tokens), policy, mode]
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+
+
 def ratio(runs: int, pool_tokens: int = 50_000_000):
     """blockviz's faithful replay against Dynamo's on the same trace and pool, each in a fresh process,
-    alternating, `runs` times each, so both see the same load: the goal is within 5x."""
+    one after the other, `runs` times each, so all see the same load: the goal is within 5x. blockviz
+    twice: as it replays (quiet steps at once) and with every step through nano-vllm's scheduler."""
     print(f"## The faithful replay beside Dynamo's: CPU time, block size 512, {pool_tokens:,} tokens\n")
-    print("| trace | policy | run | blockviz: load + replay (replay) | Dynamo | ratio | hit rates: blockviz, Dynamo | steps |")
-    print("|---|---|---:|---:|---:|---:|---|---:|")
+    print("| trace | policy | run | blockviz: load + replay (replay) | Dynamo | ratio | every step through the scheduler "
+          "| ratio | hit rates: blockviz, Dynamo | steps |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|---:|")
     with tempfile.TemporaryDirectory() as folder:
         for name in traffic.SHIPPED:
             for policy in ("nano-vllm", "vllm"):
                 for run in range(1, runs + 1):
-                    command = [sys.executable, __file__, "--timed-replay", name, str(pool_tokens), policy]
-                    ours = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+                    ours, every = (timed_in_fresh_process(name, pool_tokens, policy, mode) for mode in ("quiet", "every"))
+                    assert (ours["hit_rate"], ours["steps"]) == (every["hit_rate"], every["steps"])
                     peer = dynamo_replay(name, pool_tokens, Path(folder))
-                    cpu = ours["load_s"] + ours["replay_s"]
+                    cpu, every_cpu = (r["load_s"] + r["replay_s"] for r in (ours, every))
                     if peer is None or "error" in peer:
-                        theirs, times, rate = (peer or {}).get("error", "no .venv-dynamo")[:60], "-", "-"
+                        theirs, times, every_times, rate = (peer or {}).get("error", "no .venv-dynamo")[:60], "-", "-", "-"
                     else:
-                        theirs, times = f"{peer['cpu_s']:.2f} s", f"{cpu / peer['cpu_s']:.1f}x"
-                        rate = f"{peer['first_admission']:.2%}"
+                        theirs, rate = f"{peer['cpu_s']:.2f} s", f"{peer['first_admission']:.2%}"
+                        times, every_times = f"{cpu / peer['cpu_s']:.1f}x", f"{every_cpu / peer['cpu_s']:.1f}x"
                     print(f"| {name} | {policy} | {run} | {cpu:.2f} s ({ours['replay_s']:.2f} s) | {theirs} | {times} | "
-                          f"{ours['hit_rate']:.2%}, {rate} | {ours['steps']:,} |", flush=True)
+                          f"{every_cpu:.2f} s | {every_times} | {ours['hit_rate']:.2%}, {rate} | {ours['steps']:,} |",
+                          flush=True)
     print()
 
 
@@ -255,13 +263,13 @@ def main():
     parser.add_argument("--versus", action="store_true", help="only the curve against replays at five pools")
     parser.add_argument("--ratio", type=int, metavar="RUNS", help="only the faithful replay against Dynamo's, "
                         "RUNS times each, alternating (bash bench/dynamo_env.sh first)")
-    parser.add_argument("--timed-replay", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--timed-replay", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--one-curve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.timed_replay:
-        name, pool, policy = args.timed_replay
-        return timed_replay(name, int(pool), policy)
+        name, pool, policy, mode = args.timed_replay
+        return timed_replay(name, int(pool), policy, every_step=mode == "every")
     if args.ratio:
         return ratio(args.ratio)
     if args.one:

@@ -42,7 +42,8 @@ lesson 10's recordings, the policy lab's streams, and serving traces (blockviz.t
   O(requests + steps): arrivals are read in order once, and per step it looks only at the batch
   that ran. `Driver(workload, engine)` is the same driver a step at a time (`admit()` before a
   step, `stepped()` after it, then `finished`: the requests that step finished) for a caller
-  that steps the engine itself.
+  that steps the engine itself; `run_quiet(most)` in place of a step, for an engine that takes the
+  steps deciding nothing at once (the trace replay's TraceSimulator).
 - `step_time(batch) -> seconds`: the seconds clock's model of a step's duration from what it
   scheduled (`Batch`, kept as Session.last_batch: seqs, is_prefill, num_seqs, num_tokens). Default
   `linear_step_time`: 15 ms a step plus 50 µs a scheduled token (a decode step of a few requests
@@ -388,6 +389,28 @@ class Driver:
                 s.finished_step, s.finished_s = self.ran, self.now if self.seconds else None
                 self.finished.append(s)
         return batch
+
+    def run_quiet(self, most: int) -> int:
+        """For an engine that takes steps deciding nothing at once (TraceSimulator: quiet_steps(),
+        decode_batch(), run_quiet()): run up to `most` of them, stopping after the one that makes the
+        next request due (admit() hands it over before the step after). The clock moves as after as
+        many stepped(); nobody finishes in them. Returns how many ran."""
+        checks.whole("most", most, 1)
+        due = None if self.all_added or self.workload.clock == "turns" else self.workload.requests[self.next].arrival
+        if self.seconds:
+            duration, now, times = self.step_time(self.engine.decode_batch()), self.now, []
+            while len(times) < most and (not times or due is None or now < due):
+                now += duration
+                times.append(now)
+            steps = len(times)
+        else:
+            steps = most if due is None else min(most, max(1, due - self.ran - self.shifted))
+        self.engine.run_quiet(steps)
+        if self.seconds:
+            self.now = now
+            self.played.seconds_at.extend(times)
+        self.finished = []
+        return steps
 
     def close(self):
         self.watcher.close()

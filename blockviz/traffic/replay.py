@@ -30,9 +30,12 @@ workload like every other (blockviz.workload), played by the one driver.
   recording, lets go of each finished request's tokens and runs the TraceSimulator
   (blockviz/traffic/simulator.py): the same engine with prompts made as int64 arrays
   (tokens.prompt_array) and kept packed, each block hashed from those bytes (policies/packed.py),
-  so the same decisions at a third of the cost (tests/traffic/test_simulator.py compares the two on
+  so the same decisions at a third of the cost, and takes the quiet steps (those in which the
+  scheduler decides nothing: every running request gets its next token, no block is needed or
+  filled, nobody finishes or arrives) at once, about half of what is left (every_step=True runs
+  them one by one; tests/traffic/test_simulator.py compares all of it with the plain engine on
   random traces). record=True keeps the engine's recording for the views (a window of a trace),
-  under either policy, on the plain Simulator.
+  under either policy, on the plain Simulator, a step at a time.
 """
 from dataclasses import dataclass
 from functools import partial
@@ -165,11 +168,14 @@ class Replay:
 def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy: str = "nano-vllm",
            arrivals: str = "timestamps", tokens_per_id: int = HASH_BLOCK, step_time: StepTime | None = None,
            record: bool = False, max_num_seqs: int = 512, max_num_batched_tokens: int = 16384,
-           progress=None) -> Replay:
+           progress=None, every_step: bool = False) -> Replay:
     """Every request of `trace` through nano-vllm's engine with a pool of `pool_tokens` tokens.
-    progress: called with the number of requests finished so far after each step that finished some."""
+    progress: called with the number of requests finished so far after each step that finished some.
+    every_step: run every step through nano-vllm's scheduler, none of the quiet ones at once (the same
+    replay, about twice the time; record=True always does)."""
     checks.one_of("policy", policy, POLICIES)
     checks.flag("record", record)
+    checks.flag("every_step", every_step)
     refused = refused_requests(trace, pool_tokens, block_size, tokens_per_id)
     full_trace, trace = trace, served_part(trace, ~refused)
     workload = workload_of(trace, pool_tokens, block_size, tokens_per_id, arrivals, max_num_seqs,
@@ -184,6 +190,10 @@ def replay(trace: Trace, pool_tokens: int, block_size: int = HASH_BLOCK, policy:
             driver.admit(most=max(0, queue - len(engine.scheduler.waiting)))
             if driver.done:
                 break
+            quiet = 0 if record or every_step else engine.quiet_steps()
+            if quiet > 1:   # steps that decide nothing, taken at once (traffic/simulator.py)
+                driver.run_quiet(quiet)
+                continue
             engine.step() if record else engine.advance()   # advance: the step without a frame to build
             driver.stepped()
             done = driver.finished

@@ -30,10 +30,16 @@ FILLER_VALUES = 255   # tokens 1..255 after a block's first
 
 
 def mix(x: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser: every input bit moves every output bit (uint64, wrapping)."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
+    """splitmix64's finaliser, in place: every input bit moves every output bit (uint64, wrapping).
+    In place, with one scratch array: a prompt's table is a few MB, and fresh temporaries per pass
+    cost as much as the arithmetic."""
+    shifted = np.empty_like(x)
+    for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB), (31, None)):
+        np.right_shift(x, np.uint64(shift), out=shifted)
+        np.bitwise_xor(x, shifted, out=x)
+        if factor is not None:
+            np.multiply(x, np.uint64(factor), out=x)
+    return x
 
 
 def prompt_tokens(ids: np.ndarray, input_length: int, tokens_per_id: int = HASH_BLOCK,
@@ -54,13 +60,15 @@ def prompt_array(ids: np.ndarray, input_length: int, tokens_per_id: int = HASH_B
     j = np.arange(tokens_per_id, dtype=np.uint64)
     with np.errstate(over="ignore"):
         table = remainder(mix((h * np.uint64(0x9E3779B97F4A7C15))[:, None] + j), min(FILLER_VALUES, vocab_size - 1))
-    table[:, 0] = remainder(h, vocab_size - 1)
+    table[:, 0] = remainder(h.copy(), vocab_size - 1)
     table += np.uint64(1)
     return table.reshape(-1)[:prompt_length(ids, input_length, tokens_per_id)].view(np.int64)
 
 
 def remainder(x: np.ndarray, d: int) -> np.ndarray:
-    """x % d for uint64 x, as x - (x // d) * d: numpy divides by a scalar with a multiply and a shift
-    (libdivide), a few times faster than its remainder."""
+    """x % d for uint64 x, in place, as x - (x // d) * d: numpy divides by a scalar with a multiply and
+    a shift (libdivide), a few times faster than its remainder."""
     d = np.uint64(d)
-    return x - (x // d) * d
+    quotient = np.floor_divide(x, d)
+    np.multiply(quotient, d, out=quotient)
+    return np.subtract(x, quotient, out=x)
