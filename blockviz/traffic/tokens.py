@@ -60,7 +60,7 @@ def prompt_array(ids: np.ndarray, input_length: int, tokens_per_id: int = HASH_B
     j = np.arange(tokens_per_id, dtype=np.uint64)
     with np.errstate(over="ignore"):
         table = remainder(mix((h * np.uint64(0x9E3779B97F4A7C15))[:, None] + j), min(FILLER_VALUES, vocab_size - 1))
-    table[:, 0] = remainder(h.copy(), vocab_size - 1)
+    table[:, 0] = remainder(h.copy(), vocab_size - 1)   # in place: h may be the caller's array
     table += np.uint64(1)
     return table.reshape(-1)[:prompt_length(ids, input_length, tokens_per_id)].view(np.int64)
 
