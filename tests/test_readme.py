@@ -41,12 +41,39 @@ def snippet(containing: str) -> str:
     return found[0]
 
 
-def run(code: str, where: Path) -> tuple[dict, str]:
-    names: dict = {}
+def run(code: str, where: Path, names: dict | None = None) -> tuple[dict, str]:
+    names, out, _ = run_showing(code, where, names)
+    return names, out
+
+
+class _Show(ast.NodeTransformer):
+    """Each expression statement `e` (at any depth) becomes `_shown_(source of e, e)`: evaluated once,
+    in its place, its value kept, as a notebook cell shows its last value."""
+
+    def __init__(self, code: str):
+        self.code = code
+
+    def visit_Expr(self, node: ast.Expr) -> ast.Expr:
+        source = ast.get_source_segment(self.code, node)
+        call = ast.Call(ast.Name("_shown_", ast.Load()), [ast.Constant(source), node.value], [])
+        return ast.copy_location(ast.Expr(ast.copy_location(call, node.value)), node)
+
+
+def run_showing(code: str, where: Path, names: dict | None = None) -> tuple[dict, str, dict[str, object]]:
+    """`code` run as written (in `where`, with `names` already defined); its names, what it printed,
+    and the value of each expression statement, by its source as written (a README comment says
+    what these show)."""
+    names, shown = dict(names or {}), {}
+
+    def keep(source: str, value):
+        shown[source] = value
+        return value
+    names["_shown_"] = keep
+    tree = ast.fix_missing_locations(_Show(code).visit(ast.parse(code)))
     out = io.StringIO()
     with contextlib.chdir(where), contextlib.redirect_stdout(out):
-        exec(compile(code, str(README), "exec"), names)
-    return names, out.getvalue()
+        exec(compile(tree, str(README), "exec"), names)
+    return names, out.getvalue(), shown
 
 
 def test_the_first_simulator_example_preempts_b_as_the_readme_says(tmp_path):
