@@ -70,6 +70,9 @@ def run_showing(code: str, where: Path, names: dict | None = None) -> tuple[dict
         return value
     names["_shown_"] = keep
     tree = ast.fix_missing_locations(_Show(code).visit(ast.parse(code)))
+    readme = README.read_text(encoding="utf-8")
+    if code in readme:   # a traceback then names the README's own lines
+        ast.increment_lineno(tree, readme[:readme.index(code)].count("\n"))
     out = io.StringIO()
     with contextlib.chdir(where), contextlib.redirect_stdout(out):
         exec(compile(tree, str(README), "exec"), names)
