@@ -1,4 +1,5 @@
 """README snippets run exactly as written, and what the README says they show holds."""
+import ast
 import contextlib
 import io
 import json
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from blockviz.char_tokenizer import CharTokenizer
 from blockviz.scenarios import PRESETS_DIR
 from blockviz.recording.events import Preempted
 
@@ -39,12 +41,42 @@ def snippet(containing: str) -> str:
     return found[0]
 
 
-def run(code: str, where: Path) -> tuple[dict, str]:
-    names: dict = {}
+def run(code: str, where: Path, names: dict | None = None) -> tuple[dict, str]:
+    names, out, _ = run_showing(code, where, names)
+    return names, out
+
+
+class _Show(ast.NodeTransformer):
+    """Each expression statement `e` (at any depth) becomes `_shown_(source of e, e)`: evaluated once,
+    in its place, its value kept, as a notebook cell shows its last value."""
+
+    def __init__(self, code: str):
+        self.code = code
+
+    def visit_Expr(self, node: ast.Expr) -> ast.Expr:
+        source = ast.get_source_segment(self.code, node)
+        call = ast.Call(ast.Name("_shown_", ast.Load()), [ast.Constant(source), node.value], [])
+        return ast.copy_location(ast.Expr(ast.copy_location(call, node.value)), node)
+
+
+def run_showing(code: str, where: Path, names: dict | None = None) -> tuple[dict, str, dict[str, object]]:
+    """`code` run as written (in `where`, with `names` already defined); its names, what it printed,
+    and the value of each expression statement, by its source as written (a README comment says
+    what these show)."""
+    names, shown = dict(names or {}), {}
+
+    def keep(source: str, value):
+        shown[source] = value
+        return value
+    names["_shown_"] = keep
+    tree = ast.fix_missing_locations(_Show(code).visit(ast.parse(code)))
+    readme = README.read_text(encoding="utf-8")
+    if code in readme:   # a traceback then names the README's own lines
+        ast.increment_lineno(tree, readme[:readme.index(code)].count("\n"))
     out = io.StringIO()
     with contextlib.chdir(where), contextlib.redirect_stdout(out):
-        exec(compile(code, str(README), "exec"), names)
-    return names, out.getvalue()
+        exec(compile(tree, str(README), "exec"), names)
+    return names, out.getvalue(), shown
 
 
 def test_the_first_simulator_example_preempts_b_as_the_readme_says(tmp_path):
@@ -109,3 +141,31 @@ def test_the_command_lines_run_as_written_and_start_a_scenario_from_a_preset(tmp
     assert all(json.loads(line) for line in trace) and len(trace) > 2  # JSON Lines: one value a line
     assert "JSON Lines" in results["blockviz simulate my.toml --trace out.jsonl"].stdout
     assert (tmp_path / "sheet.md").stat().st_size > 0
+
+
+def test_the_workload_snippet_prints_the_hit_its_comment_gives():
+    names, out = run(snippet("played = play(w)"), Path.cwd())
+    w = names["w"]
+    a, b = (CharTokenizer().encode(request.prompt) for request in w.requests)   # the Simulator's tokens
+    shared = len(os.path.commonprefix([a, b])) // w.block_size * w.block_size   # whole blocks of the common prefix
+    assert shared == 8 and out == f"[{shared}]\n"                                # "[8]: two blocks of A's prompt hit"
+    assert names["played"].by_label("B").cached_at_admission == [shared]
+
+
+def test_the_model_snippet_generates_the_tokens_it_asks_for():
+    names, out = run(snippet("llm = LLM(kvcache_block_size=16"), Path.cwd())
+    llm = names["llm"]
+    assert (llm.config.kvcache_block_size, llm.config.num_kvcache_blocks) == (16, 64)
+    printed = ast.literal_eval(out)
+    assert len(printed) == 1 and len(printed[0]["token_ids"]) == 20   # max_tokens=20, greedy
+    assert printed[0]["text"] == llm.tokenizer.decode(printed[0]["token_ids"])
+
+
+def test_the_exercise_snippet_prints_the_prompt_and_a_correct_answers_message():
+    names, out = run(snippet("from blockviz.exercises import make"), Path.cwd())
+    ex = names["ex"]
+    block_size, table, positions = 4, [5, 2, 7], [3, 4, 5, 6]   # as the snippet makes it
+    slots = [table[p // block_size] * block_size + p % block_size for p in positions]
+    assert slots == [23, 8, 9, 10]   # the answer the snippet types
+    result = ex.check(", ".join(map(str, slots)))
+    assert result.correct and out == f"{ex.prompt}\n{result.message}\n"

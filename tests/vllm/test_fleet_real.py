@@ -13,6 +13,7 @@ from blockviz.vllm import router
 from blockviz.vllm.fleet import Fleet, chat_stream
 from blockviz.vllm.serve import Server, ServerSettings, _group_alive
 
+from tests.test_readme import run_showing, snippet
 from tests.vllm.conftest import BLOCKS, need_vllm
 from tests.vllm.synthetic import free_port
 
@@ -54,12 +55,20 @@ def stream():
     return chat_stream(tokenizer.encode(text), users=3, systems=2, turns=3, system_tokens=64, message_tokens=40)
 
 
-def test_kv_aware_routing_reuses_more_than_round_robin_as_vllm_counts_it(fleet, stream):
-    with fleet.watch() as watch:
-        started = time.monotonic()
-        outcomes = fleet.compare(watch, stream)
-        took = time.monotonic() - started
+def test_the_readme_fleet_snippet_runs_on_these_servers_and_kv_aware_routing_reuses_more(fleet, tmp_path):
+    """README.md's fleet snippet, as written but for its first line: that line attaches to the servers
+    `blockviz vllm serve --instances 2` started on vLLM's default ports (tests/test_readme_commands.py checks
+    it is the line that command prints); here `fleet` is this module's two servers, attached the same way.
+    What it shows is then checked: every prediction equals the cached tokens the chosen server reported,
+    /metrics count the same hits, and KV-aware routing reuses more."""
+    code = snippet("fleet.compare(")
+    attach, = (line for line in code.splitlines() if line.startswith("fleet = Fleet.of("))
+    started = time.monotonic()
+    names, _, shown = run_showing(code.replace(attach + "\n", ""), tmp_path, {"fleet": fleet})
+    took = time.monotonic() - started
+    outcomes, stream = names["outcomes"], names["stream"]
     kv, rr = outcomes[router.KV_AWARE], outcomes[router.ROUND_ROBIN]
+    assert shown['outcomes["kv-aware"].hit_rate, outcomes["round-robin"].hit_rate'] == (kv.hit_rate, rr.hit_rate)
     for outcome in (kv, rr):
         print(f"\n[{outcome.policy}: hit rate {outcome.hit_rate:.1%} ({outcome.cached_tokens}/"
               f"{outcome.prompt_tokens} prompt tokens), /metrics {outcome.metrics_hit_rate:.1%}, "
@@ -68,9 +77,12 @@ def test_kv_aware_routing_reuses_more_than_round_robin_as_vllm_counts_it(fleet, 
                                             for r in outcome.mispredicted]
         assert outcome.prompt_tokens == sum(map(len, stream))
         assert sum(m["hits"] for m in outcome.metrics.values()) == outcome.cached_tokens
-    print(f"[both policies over {len(stream)} prompts: {took:.1f} s]")
+    print(f"[the README's fleet snippet, both policies over {len(stream)} prompts: {took:.1f} s]")
     assert kv.cached_tokens > rr.cached_tokens > 0
     assert set(kv.sent) == set(rr.sent) == {"A", "B"}   # KV-aware still spreads unseen users
+    choice = names["choice"]   # after round-robin's run: the last prompt's cached prefix per instance
+    assert shown["router.explain(choice)"] == router.explain(choice) and choice.instance in ("A", "B")
+    assert shown["view.route(stream[-1])"] == choice   # the view marks the router's pick
 
 
 def test_after_a_reset_the_router_sees_empty_caches(fleet, stream):
