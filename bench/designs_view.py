@@ -53,15 +53,19 @@ def percentiles(ms: list[float]) -> str:
 
 
 def moves(view: DesignsView, order: list[int]) -> tuple[list[float], list[float], list[int]]:
-    """Each move as in a kernel (an event loop runs): ms until the request's own answer is out (what a
-    jump waits for), ms until its neighbours are sent ahead too, and the characters sent."""
+    """Each move as in a kernel (an event loop runs): ms until the request's own answer is out (its
+    pool patch set: what a jump waits for), ms until its neighbours are sent ahead too, and the
+    characters sent."""
+    answer: list[float] = []
+    view.observe(lambda _: answer.append(perf_counter()), names=["patch"])
+
     async def run():
         answered, whole, sent = [], [], []
         for i in order:
             start = perf_counter()
             view.selected = i
-            answered.append((perf_counter() - start) * 1000)
-            while view.drawing_ahead:
+            answered.append((answer[-1] - start) * 1000)
+            while getattr(view, "drawing_ahead", False):
                 await asyncio.sleep(0)
             whole.append((perf_counter() - start) * 1000)
             sent.append(len(view.patch) + len(view.summary) + len(view.sglang) + len(view.ahead))
@@ -97,7 +101,11 @@ def main() -> None:
     answered, whole, sent = moves(view, [0] + list(range(1, min(args.moves, last) + 1)))
     print(f"▶ through requests, Python's whole answer (with the neighbours): {percentiles(whole[1:])}; "
           f"median {median(sent[1:]) / 1000:.0f} kB sent")
-    answered, whole, sent = moves(view, [rng.randrange(len(comparison)) for _ in range(args.moves)])
+    jumps: list[int] = []
+    for j in [rng.randrange(len(comparison)) for _ in range(args.moves)]:
+        if j != (jumps[-1] if jumps else view.selected):   # each one a move
+            jumps.append(j)
+    answered, whole, sent = moves(view, jumps)
     print(f"random jumps, the request's own answer (what a jump waits for): {percentiles(answered)}")
     print(f"random jumps, Python's whole answer (with the neighbours): {percentiles(whole)}; "
           f"median {median(sent) / 1000:.0f} kB sent")
