@@ -60,7 +60,9 @@ def outline(state: BlockState, x: float, y: float, k: float = 1) -> str:
     return d
 
 
-@lru_cache(maxsize=1 << 16)   # a pool's cells sit on a grid: the same state at the same place recurs from picture to picture
+# a pool's cells sit on a grid: the same state at the same place recurs from one picture to the next
+# (the designs view at 65,536 blocks, 160 moves: 5,398 glyphs drawn for 155,561 cells)
+@lru_cache(maxsize=1 << 14)
 def glyph(state: BlockState, x: float, y: float, size: float = BOX) -> str:
     """A state's glyph in a size × size box whose top left is (x, y)."""
     return f'<path d="{outline(state, x, y, size / BOX)}" fill="{STATE_STYLES[state].text}"/>'
