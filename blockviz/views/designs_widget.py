@@ -82,7 +82,8 @@ class DesignsView(anywidget.AnyWidget):
         self.refresh()
 
     def draw(self, i: int) -> AfterPicture:
-        picture = self.recent.pop(i, None) or render_after(self.comparison, i, lang=self.lang, kept=self.cells, labels=self.edges)
+        picture = self.recent.pop(i, None) or render_after(self.comparison, i, lang=self.lang, kept=self.cells,
+                                                           labels=self.edges)
         self.recent[i] = picture
         while len(self.recent) > RECENT:
             self.recent.popitem(last=False)
