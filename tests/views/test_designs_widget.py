@@ -91,6 +91,7 @@ def test_in_a_kernels_event_loop_the_answer_goes_first_and_only_the_last_moves_n
         assert view.ahead == "[]" and view.drawing_ahead   # nothing drawn ahead before the answer is out
         await turns()
         assert [entry["request"] for entry in json.loads(view.ahead)] == [2, 0] and not view.drawing_ahead
+        assert view.warmed and len(comparison) - 1 in view.recent   # drawn once after, for the jumps to come
         drawn, draw = [], view.draw
         view.draw = lambda i: drawn.append(i) or draw(i)
         view.selected = 3   # a jump, then another before the loop turns: 3's neighbour is never drawn
