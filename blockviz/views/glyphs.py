@@ -7,6 +7,8 @@ Every glyph is one filled path, the same element with the same attributes whatev
 block changing state changes the path's outline and colour in place (pool_patch.body_edits). Rings
 are the area between two circles drawn in opposite directions (a path fills where its outlines wind
 round a point, the SVG default), marks inside drawn in the direction of the outer circle."""
+from functools import lru_cache
+
 from blockviz.states import BlockState
 from blockviz.views.theme import STATE_STYLES
 
@@ -58,6 +60,9 @@ def outline(state: BlockState, x: float, y: float, k: float = 1) -> str:
     return d
 
 
+# a pool's cells sit on a grid: the same state at the same place recurs from one picture to the next
+# (the designs view at 65,536 blocks, 160 moves: 5,398 glyphs drawn for 155,561 cells)
+@lru_cache(maxsize=1 << 14)
 def glyph(state: BlockState, x: float, y: float, size: float = BOX) -> str:
     """A state's glyph in a size × size box whose top left is (x, y)."""
     return f'<path d="{outline(state, x, y, size / BOX)}" fill="{STATE_STYLES[state].text}"/>'

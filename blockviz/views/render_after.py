@@ -98,8 +98,9 @@ def render_summary(comparison: Comparison, i: int, lang: str = "en") -> str:
 
 
 def render_after(comparison: Comparison, i: int, *, lang: str = "en", kept: dict | None = None,
-                 columns: int | None = None, max_nodes: int = MAX_NODES) -> AfterPicture:
-    """Request i's pictures. kept, columns: pool_picture's (a widget keeps the cells it drew)."""
+                 columns: int | None = None, max_nodes: int = MAX_NODES, labels: dict | None = None) -> AfterPicture:
+    """Request i's pictures. kept, columns: pool_picture's (a widget keeps the cells it drew);
+    labels: render_radix's (a widget keeps the edge labels it drew, for this comparison)."""
     B, differs = comparison.block_size, comparison.differs(i)
     nano, sglang = comparison.served["nano-vllm"][i], comparison.served["sglang"][i]
     sim, step = comparison.nano, comparison.nano_steps[i]
@@ -110,7 +111,7 @@ def render_after(comparison: Comparison, i: int, *, lang: str = "en", kept: dict
     decode = sim.tokenizer.decode
     # an edge's label shows its first LABEL_COLUMNS columns: decoding only those keeps a long edge cheap
     nodes = node_marks(after.path, sglang.hit, sglang.prompt, differs)
-    tree = marked_tree(render_radix(after.tree, lang=lang, max_nodes=max_nodes, step=i, focus=nodes,
+    tree = marked_tree(render_radix(after.tree, lang=lang, max_nodes=max_nodes, step=i, focus=nodes, labels=labels,
                                     decode=lambda ids: decode(list(ids[:LABEL_COLUMNS + 1]))), nodes)
     pages = render_pages(after.pages, block_marks(sglang.blocks, B, sglang.hit, sglang.prompt, differs),
                          lang=lang, step=i)

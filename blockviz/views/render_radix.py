@@ -161,32 +161,44 @@ def edge_label(tokens: list[int], decode: Decode | None) -> str:
 
 
 def row(node: TreeNode, depth: int, y: float, rank: int | None, decode: Decode | None, lang: str,
-        layout: Layout = NOTEBOOK) -> tuple[str, float]:
-    """One node's row and its right edge."""
+        layout: Layout = NOTEBOOK, labels: dict | None = None) -> tuple[str, float]:
+    """One node's row and its right edge. labels: render_radix's."""
     px = layout.px
-    tokens = [int(x) for x in node.key.token_ids]
-    words = [edge_label(tokens, decode), t("radix.tokens", lang, n=len(tokens)), t("radix.lock", lang, n=node.lock_ref)]
-    if rank is not None:
-        words.append(t("radix.evict", lang, n=rank))
-    label = " · ".join(words)
+    n = len(node.key)
+    key = (node.id, n, node.lock_ref, rank)
+    if labels is None or key not in labels:
+        words = [edge_label([int(x) for x in node.key.token_ids], decode), t("radix.tokens", lang, n=n),
+                 t("radix.lock", lang, n=node.lock_ref)]
+        if rank is not None:
+            words.append(t("radix.evict", lang, n=rank))
+        label = " · ".join(words)
+        drawn = label, text_width(label, layout.text) + px(10)
+        if labels is not None:
+            labels[key] = drawn
+    else:
+        drawn = labels[key]
+    label, width = drawn
     x = px(LEFT + depth * INDENT)
-    width = text_width(label, layout.text) + px(10)
     hue = LOCKED if node.lock_ref > 0 else EVICTABLE if rank is not None else ""
     box = (f'<rect x="{x:g}" y="{y - px(14):g}" width="{width:g}" height="{px(ROW_H - 3):g}" rx="3" fill="{hue}" '
            f'fill-opacity="0.3" stroke="{hue}"/>' if hue else "")
     elbow = (f'<path d="M{x - px(INDENT - 4):g} {y - px(ROW_H - 2):g}V{y - px(5):g}H{x:g}" class="bv-line" fill="none"/>'
              if depth > 1 else "")
     attrs = (f'data-node="{node.id}" data-depth="{depth}" data-lock="{node.lock_ref}" '
-             f'data-tokens="{len(tokens)}"' + (f' data-evict-rank="{rank}"' if rank is not None else ""))
+             f'data-tokens="{n}"' + (f' data-evict-rank="{rank}"' if rank is not None else ""))
     return f'<g class="bv-radix-node" {attrs}>{elbow}{box}{text(x + px(5), y, label, layout.text)}</g>', x + width
 
 
 def render_radix(cache: RadixCache, *, lang: str = "en", max_nodes: int | None = None,
                  decode: Decode | None = None, step: int = 0, layout: Layout = NOTEBOOK,
-                 focus: Iterable[int] | None = None) -> str:
+                 focus: Iterable[int] | None = None, labels: dict | None = None) -> str:
     """The tree as SVG, at most max_nodes node rows (default: the layout's radix_rows). decode: token
     ids -> text, for edges written as text instead of ids (a tokenizer's decode). focus: node ids
-    drawn with their path from the root whatever the cap, the rest folded (see the module's doc)."""
+    drawn with their path from the root whatever the cap, the rest folded (see the module's doc).
+    labels: a dict a caller keeps while it draws one tree's steps with one decode, language and
+    layout (a widget): each row's words and their width by (node id, edge length, lock count,
+    eviction rank); the first two name the edge's tokens there (a split keeps a node's id and the
+    tail of its edge), so a long edge is not decoded and measured again at every step."""
     max_nodes = layout.radix_rows if max_nodes is None else max_nodes
     px, left, row_h = layout.px, layout.px(LEFT), layout.px(ROW_H)
     rank = eviction_order(cache)
@@ -205,7 +217,7 @@ def render_radix(cache: RadixCache, *, lang: str = "en", max_nodes: int | None =
         if node is None:
             markup, right = fold_row(depth, hidden, y + px(14), lang, layout)
         else:
-            markup, right = row(node, depth, y + px(14), rank.get(node.id), decode, lang, layout)
+            markup, right = row(node, depth, y + px(14), rank.get(node.id), decode, lang, layout, labels)
         parts.append(markup)
         width, y = max(width, right + left), y + row_h
     if count == 0:

@@ -1,6 +1,9 @@
 """show(prompts, "designs"): the table, a request chosen by its row, the slider or ◀ ▶, and each
 design's cache after it, shown by the widget's own page module (js/designs.js, in node: jspage.py)
 exactly as render_after draws it, in a small pool and a GPU-sized one; a page opened late catches up."""
+import asyncio
+import json
+
 import pytest
 
 from blockviz.designs_after import compare
@@ -74,3 +77,29 @@ def test_the_buttons_show_the_request_sent_ahead_before_python_answers(pages):
         assert shows(page, pages, comparison, 1)
     page.click('tr[data-request="3"] td')   # a jump: Python draws it
     assert view.selected == 3 and shows(page, pages, comparison, 3)
+
+
+def test_in_a_kernels_event_loop_the_answer_goes_first_and_only_the_last_moves_neighbours_follow():
+    comparison = compare(PROMPTS, num_blocks=12, block_size=4)
+
+    async def turns():
+        for _ in range(8):
+            await asyncio.sleep(0)
+
+    async def run():
+        view = DesignsView(comparison, selected=1)
+        assert view.ahead == "[]" and view.drawing_ahead   # nothing drawn ahead before the answer is out
+        await turns()
+        assert [entry["request"] for entry in json.loads(view.ahead)] == [2, 0] and not view.drawing_ahead
+        assert view.warmed and len(comparison) - 1 in view.recent   # drawn once after, for the jumps to come
+        drawn, draw = [], view.draw
+        view.draw = lambda i: drawn.append(i) or draw(i)
+        view.selected = 3   # a jump, then another before the loop turns: 3's neighbour is never drawn
+        view.selected = 0
+        assert drawn == [3, 0] and view.summary == render_after(comparison, 0).summary
+        await turns()
+        assert drawn == [3, 0, 1]
+        (entry,) = json.loads(view.ahead)
+        assert entry["request"] == 1 and entry["patch"]["base"] == view.version
+        assert entry["summary"] == render_after(comparison, 1).summary
+    asyncio.run(run())

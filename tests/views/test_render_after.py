@@ -121,3 +121,15 @@ def test_the_requests_nodes_are_drawn_whatever_the_cap_and_the_rest_folds(plain)
     drawn = [el for el in parse(cut.tree).iter() if el.get("class") == "bv-radix-node"]
     assert hidden and len(drawn) + sum(hidden) == len([el for el in parse(whole.tree).iter()
                                                          if el.get("class") == "bv-radix-node"])
+
+@pytest.mark.parametrize("prompts, num_blocks", [(PROMPTS, 12), (parted_prompts(), 10)])
+def test_what_a_widget_keeps_from_one_request_to_the_next_draws_the_same_pictures(prompts, num_blocks):
+    """The pool cells and tree labels kept (kept=, labels=) as a widget keeps them, in an order that
+    goes back and forth across splits and evictions, draw what a first drawing draws."""
+    comparison = compare(prompts, num_blocks=num_blocks, block_size=4)
+    cells, labels = {}, {}
+    order = list(range(len(comparison))) + list(reversed(range(len(comparison)))) + [0, len(comparison) - 1, 1]
+    for i in order:
+        kept, fresh = render_after(comparison, i, kept=cells, labels=labels), render_after(comparison, i)
+        assert kept == fresh, f"request {i}"
+    assert labels   # rows were kept

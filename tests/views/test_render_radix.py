@@ -61,6 +61,19 @@ def test_sglangs_example_shows_locks_and_the_eviction_order():
     assert evicted_order(tree)[:len(predicted)] == predicted
 
 
+def test_labels_kept_from_step_to_step_draw_what_a_first_drawing_draws():
+    """render_radix(labels=) as a widget keeps them, while the tree splits, locks, unlocks and evicts."""
+    tree, held = sglang_example()
+    labels: dict = {}
+    steps = [lambda: None, lambda: tree.insert(InsertParams(key=key(1, 2, 4, 9))),   # splits [4 5 …]
+             lambda: tree.dec_lock_ref(held), lambda: tree.inc_lock_ref(held),
+             lambda: tree.evict(EvictParams(num_tokens=2)), lambda: tree.dec_lock_ref(held),
+             lambda: tree.insert(InsertParams(key=key(8, 9, 3)))]
+    for change in steps:
+        change()
+        assert render_radix(tree, labels=labels, decode=str) == render_radix(tree, decode=str)
+
+
 def test_labels_say_tokens_lock_and_rank_in_both_languages():
     tree, _ = sglang_example()
     words = " ".join(texts(parse(render_radix(tree))))

@@ -85,11 +85,19 @@ function render({ model, el }) {
   const parts = { table, slider, previous, next, name };
   let page = null, ahead = new Map();
   const written = new Map();   // what each part was last given: the same markup again is not parsed again
+  // SGLang's column scrolls in the next frame, not now: reading the layout now would lay the page out
+  // once more, before the pool's patch that comes with the same answer (a jump's)
+  let scrolling = false;
+  const scrollToMark = () => {
+    if (scrolling) return;
+    scrolling = true;
+    requestAnimationFrame(() => { scrolling = false; toFirstMark(sglang); });
+  };
   const write = (part, html) => {
     if (written.get(part) === html) return;
     part.innerHTML = html;
     written.set(part, html);
-    if (part === sglang) toFirstMark(sglang);
+    if (part === sglang) scrollToMark();
   };
   // which requests sent ahead the page can show at once (for tests and pages to read)
   const ready = () => {
