@@ -12,6 +12,8 @@ from blockviz.traffic.lengths import HASH_BLOCK, output_length
 from blockviz.traffic.tokens import prompt_tokens
 from blockviz.traffic.trace import Trace
 
+from tests.traffic.strategies import id_tree_traces
+
 
 def brute_force(trace: Trace, blocks: int, block_size: int, tokens_per_id: int, generated: bool = True):
     """Per request, the prompt tokens an LRU cache of `blocks` blocks serves, a request at a time:
@@ -41,28 +43,9 @@ def brute_force(trace: Trace, blocks: int, block_size: int, tokens_per_id: int, 
     return np.array(served)
 
 
-@st.composite
-def traces(draw):
-    """Prompts walking a small random tree of ids (ids name prefixes), lengths of any remainder."""
-    children: dict = {}
-    next_id = [0]
-    rows = []
-    for _ in range(draw(st.integers(1, 12))):
-        ids, parent = [], None
-        for _ in range(draw(st.integers(1, 5))):
-            known = children.setdefault(parent, [])
-            if known and draw(st.booleans()):
-                h = draw(st.sampled_from(known))
-            else:
-                h = next_id[0] = next_id[0] + draw(st.integers(1, 3))
-                known.append(h)
-            ids.append(h)
-            parent = h
-        length = HASH_BLOCK * (len(ids) - 1) + draw(st.integers(1, HASH_BLOCK))
-        rows.append((length, draw(st.integers(1, 700)), ids))
-    offsets = np.cumsum([0] + [len(r[2]) for r in rows])
-    return Trace("random", np.arange(len(rows), dtype=np.float64) * 10, np.array([r[0] for r in rows]),
-                 np.array([r[1] for r in rows]), offsets, np.array([h for r in rows for h in r[2]], dtype=np.int64))
+def traces():
+    """Lengths of any remainder, one arrival every 10 ms."""
+    return id_tree_traces(max_requests=12, max_ids=5, max_output=700, gaps_ms=(10,))
 
 
 @settings(max_examples=60, deadline=None)

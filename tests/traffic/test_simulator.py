@@ -10,36 +10,16 @@ from hypothesis import given, settings, strategies as st
 
 from blockviz import policies
 from blockviz.engine.sequence import Sequence
-from blockviz.traffic.lengths import HASH_BLOCK
 from blockviz.traffic.replay import TRACE_STEP_TIME, refused_requests, replay, served_part, workload_of
 from blockviz.traffic.simulator import TraceSimulator, output_rule
-from blockviz.traffic.trace import Trace
 from blockviz.workload import play
 
+from tests.traffic.strategies import id_tree_traces
 
-@st.composite
-def traces(draw):
-    """Prompts walking a small random tree of ids (so they share prefixes), any lengths, bursts."""
-    children: dict = {}
-    rows, next_id, clock = [], 0, 0
-    for _ in range(draw(st.integers(1, 14))):
-        ids, parent = [], None
-        for _ in range(draw(st.integers(1, 4))):
-            known = children.setdefault(parent, [])
-            if known and draw(st.booleans()):
-                h = draw(st.sampled_from(known))
-            else:
-                next_id += draw(st.integers(1, 3))
-                h = next_id
-                known.append(h)
-            ids.append(h)
-            parent = h
-        clock += draw(st.sampled_from([0, 0, 5, 40, 300]))
-        rows.append((clock, HASH_BLOCK * (len(ids) - 1) + draw(st.integers(1, HASH_BLOCK)),
-                     draw(st.integers(1, 900)), ids))
-    offsets = np.cumsum([0] + [len(r[3]) for r in rows])
-    return Trace("random", np.array([r[0] for r in rows], dtype=np.float64), np.array([r[1] for r in rows]),
-                 np.array([r[2] for r in rows]), offsets, np.array([h for r in rows for h in r[3]], dtype=np.int64))
+
+def traces():
+    """Any lengths, bursts, outputs long enough to cross blocks."""
+    return id_tree_traces(max_requests=14, max_ids=4, max_output=900, gaps_ms=(0, 0, 5, 40, 300))
 
 
 def plain_play(trace, pool, block_size, tokens_per_id, arrivals, max_num_seqs, max_num_batched_tokens, policy):
