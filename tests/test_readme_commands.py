@@ -67,18 +67,18 @@ PRINTED_BY = {   # output the README shows -> the test that checks the command p
     ("README.md", "class: http://192.168.1.20:PORT/                                 (the projector and the students)"):
         DEMO_TEST,
 }
+NOT_RUN_LINE_SERVE_INSTANCES = "blockviz vllm serve --instances 2 --blocks 16 --dev-mode"
 NOT_RUN = {   # line -> why no test runs it here (each is parsed by blockviz.commands' parser)
     ("README.md", "blockviz vllm serve -- --tensor-parallel-size 2"): "needs two GPUs",
     ("README.md", "blockviz vllm serve --vllm-python /path/to/venv/bin/python --model /path/to/Qwen3 -- "
                   "--gpu-memory-utilization 0.8"): "needs a GPU, a vLLM installation and a checkpoint",
-    ("README.md", "blockviz vllm serve --instances 2 --blocks 16 --dev-mode"):
+    ("README.md", NOT_RUN_LINE_SERVE_INSTANCES):
         f"two more vLLM servers would take the test command past its time limit; {FLEET_LINE_TEST} runs it up to "
         "the start and checks the line it prints, and tests/vllm/test_fleet_real.py runs the fleet snippet",
     ("README.md", "blockviz vllm lab --stream mixed --html lab.html"):
         "the mixed stream through a real vLLM takes minutes; the lab snippet runs on the README's server "
         f"({VLLM_TEST}) and tests/vllm/test_lab_real.py runs `blockviz vllm lab` against the session's server",
 }
-NOT_RUN_LINE_SERVE_INSTANCES = "blockviz vllm serve --instances 2 --blocks 16 --dev-mode"
 TABLES = (RUN_BY, RUN_WITH, TEST_COMMAND, PRINTED_BY, NOT_RUN)
 
 
