@@ -54,7 +54,7 @@ def test_one_watch_follows_every_instance_and_the_router_names_them(tmp_path):
                                                      replay=f"tcp://127.0.0.1:{free_port()}"), 1))
     a, b = fleet.settings.values()
     with Publisher(a.events, a.replay) as pa, Publisher(b.events, b.replay) as pb, fleet.watch() as watch:
-        time.sleep(0.3)
+        pa.wait_for_subscribers(), pb.wait_for_subscribers()   # ZMQ's slow joiner: one batch each, none to lose
         pa.publish([stored([1], None, list(range(32)), 32)])
         pb.publish([stored([2, 3], None, list(range(64)), 32)])
         deadline = time.monotonic() + 10

@@ -93,7 +93,7 @@ def test_show_gives_the_live_widget_and_it_redraws_once_per_burst():
     assert isinstance(view, WatchView) and view.view.forest == ""   # waiting for the first batch
     from tests.vllm.publisher import Publisher
     with Publisher(events) as publisher:
-        time.sleep(0.3)
+        publisher.wait_for_subscribers()
         drawn = []
         view.view.observe(lambda change: drawn.append(change["new"]), "forest")
         for i in range(200):
