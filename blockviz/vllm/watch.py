@@ -73,6 +73,7 @@ class Watch:
         self.problems: deque[Problem] = deque(maxlen=50)
         self.problem_counts: Counter[str] = Counter()
         self.follow = True          # the cursor follows the newest step until a seek moves it back
+        self.last_arrival = time.monotonic()   # when the newest batch was taken in (settle counts from it)
         self._cursor = -1
         self._listeners: list[Listener] = []
         self._restarted: set[str] = set()
@@ -101,6 +102,7 @@ class Watch:
                 self._restarted.discard(source)
                 self.index.clear_source(info)
             self.index.apply(info, batch.events)
+            self.last_arrival = time.monotonic()
             if self.follow:
                 self._cursor = info.step
         self._notify()
@@ -191,17 +193,19 @@ class Watch:
             raise TimeoutError(f"the watch did not catch up within {timeout:g} s")
 
     def settle(self, quiet: float = 0.3, timeout: float = 30.0):
-        """Wait until no batch has arrived for `quiet` seconds (vLLM publishes a step's events just
-        after the step, so a reply can come back a moment before its events)."""
-        deadline = time.monotonic() + timeout
-        seen = self.last_step
-        while time.monotonic() < deadline:
-            time.sleep(quiet)
+        """Wait until no batch has arrived for `quiet` seconds, counted from the call at the earliest
+        (vLLM publishes a step's events just after the step, so a reply can come back a moment
+        before its events). It ends `quiet` after the last arrival, not at the next multiple of it."""
+        start = time.monotonic()
+        while True:
             self.sync()
-            if self.last_step == seen:
+            now = time.monotonic()
+            left = max(start, self.last_arrival) + quiet - now
+            if left <= 0:
                 return
-            seen = self.last_step
-        raise TimeoutError(f"KV events kept arriving for {timeout:g} s")
+            if now + left > start + timeout:
+                raise TimeoutError(f"KV events kept arriving for {timeout:g} s")
+            time.sleep(left)
 
     def wait_for_step(self, step: int, timeout: float = 30.0):
         deadline = time.monotonic() + timeout

@@ -1,5 +1,6 @@
 """The Watch against the in-process publisher: sockets, replay, ranks, engines, problems, saving."""
 import random
+import threading
 import time
 
 import pytest
@@ -285,3 +286,38 @@ def test_made_up_topics_cannot_grow_the_watch(monkeypatch):
     assert sum("least recently heard from" in p.reason for p in watch.problems) == 1
     watch.close()
     publisher.close()
+
+
+def test_settle_ends_quiet_seconds_after_the_last_batch_and_never_before_quiet_seconds_from_the_call(pair):
+    watch, publisher = pair
+    publisher.publish([stored([1], None, [1, 1], 2)])
+    wait_until(lambda: watch.last_step == 0)
+    time.sleep(0.3)
+    start = time.monotonic()
+    watch.settle(quiet=0.2)          # the last batch came 0.3 s ago: still 0.2 s from the call (a reply's
+    assert time.monotonic() - start >= 0.2   # events may follow it), not at once
+    late = threading.Timer(0.1, publisher.publish, [[stored([2], 1, [2, 2], 2)]])
+    start = time.monotonic()
+    late.start()
+    watch.settle(quiet=1.0)          # a batch 0.1 s in: quiet is counted again from its arrival
+    assert watch.last_step == 1 and time.monotonic() - start >= 1.1
+
+
+def test_settle_gives_up_on_a_stream_that_never_pauses(pair):
+    watch, publisher = pair
+    stop = threading.Event()
+
+    def flood():
+        for i in range(1000):
+            if stop.wait(0.02):
+                return
+            publisher.publish([stored([i + 1], i or None, [i, i], 2)])
+
+    flooding = threading.Thread(target=flood)
+    flooding.start()
+    try:
+        with pytest.raises(TimeoutError, match="kept arriving"):
+            watch.settle(quiet=1.0, timeout=1.5)   # a batch every 20 ms
+    finally:
+        stop.set()
+        flooding.join()

@@ -134,6 +134,7 @@ def run_lab(stream: list[LabRequest], client: Client, watch: Watch, blocks: int 
     vllm: list[Outcome | None] = [None] * len(stream)
     keys = EventKeys()
     order = batches(stream)
+    watch.settle()   # whatever came before is in: the first batch's steps start after it
     try:
         for batch in order:
             for i in batch:

@@ -33,8 +33,8 @@ class EventKeys:
 
 def send_batch(client: Client, watch: Watch, keys: EventKeys, prompts: list[tuple[int, ...]],
                max_tokens: list[int]) -> tuple[list[Completion], list[Outcome]]:
-    """Send the prompts at once (one alone: in turn), wait for their KV events, and read them."""
-    watch.settle()
+    """Send the prompts at once (one alone: in turn), wait for their KV events, and read them. The
+    watch must have settled before (run_lab settles it once; each batch settles after itself)."""
     first = watch.last_step + 1
     if len(prompts) == 1:
         replies = [client.complete(list(prompts[0]), max_tokens[0], ignore_eos=True)]
