@@ -1,7 +1,9 @@
 """The radix-tree picture against the tree's own state: every node drawn once with its lock count,
 the evictable marks equal to the cache's evictable leaves, ranked in the order evict frees them,
 token text escaped, and the cap on rows over random operation streams."""
+import inspect
 import random
+import sys
 from array import array
 from types import SimpleNamespace
 
@@ -104,9 +106,17 @@ def test_an_empty_tree_says_so():
 
 def test_a_chain_deeper_than_the_recursion_limit_renders():
     tree = RadixCache.create_simulated(mock_allocator=drive.Allocator())
-    for n in range(1, 1500):   # each insert adds one node under the last: a 1,500-deep chain
+    for n in range(1, 400):   # each insert adds one node under the last: a 400-deep chain
         tree.insert(InsertParams(key=key(*range(n))))
-    assert len(rows(render_radix(tree, max_nodes=50))) == 50
+    # a limit 300 frames above this one (building a chain deeper than the default 1,000 costs
+    # seconds of inserts, each walking the whole chain): a recursive walk of the chain would hit it
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack(0)) + 300)
+    try:
+        drawn = rows(render_radix(tree, max_nodes=400))   # down to the chain's last node
+    finally:
+        sys.setrecursionlimit(limit)
+    assert len(drawn) == 399
 
 
 def final_cache(stream: dict) -> RadixCache:
