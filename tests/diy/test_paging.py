@@ -7,7 +7,7 @@ import textwrap
 from dataclasses import dataclass, replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 from blockviz.diy import check, workload
 from blockviz.diy.cacheless import CachelessBlockManager
@@ -39,15 +39,18 @@ def never_hits(seed: int):
 
 @SLOW
 @given(SEEDS)
+@example(4943)   # two requests of 1 prompt token + 1 to generate, blocks of 2: no block ever fills
 def test_where_the_cache_cannot_hit_the_reference_is_the_whole_engine_but_its_hashes(seed):
     w = never_hits(seed)
     whole, cacheless = (run_engine(w, False, None, reference) for reference in (BlockManager, CachelessBlockManager))
+    # only a workload that fills a block tells the two apart; were there none in any example, hypothesis
+    # fails (Unsatisfiable): the test can fail
+    assume(any(b.state.hash_to_block_id for b in whole.results))
     assert len(whole.results) == len(cacheless.results)
     for a, b in zip(cacheless.results, whole.results):
         assert [d for d in differences(a, b) if d.field not in HASH_FIELDS] == []
         assert all(block.hash == -1 and block.token_ids == () for block in a.state.blocks)
         assert a.state.hash_to_block_id == {}
-    assert any(b.state.hash_to_block_id for b in whole.results)  # the whole engine did register: the test can fail
 
 
 def test_with_a_cache_the_engine_hits_where_the_reference_does_not():
