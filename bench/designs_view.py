@@ -57,7 +57,10 @@ def moves(view: DesignsView, order: list[int]) -> tuple[list[float], list[float]
     pool patch set: what a jump waits for), ms until its neighbours are sent ahead too, and the
     characters sent."""
     answer: list[float] = []
-    view.observe(lambda _: answer.append(perf_counter()), names=["patch"])
+
+    def answered_now(_change) -> None:
+        answer.append(perf_counter())
+    view.observe(answered_now, names=["patch"])
 
     async def run():
         answered, whole, sent = [], [], []
@@ -65,12 +68,15 @@ def moves(view: DesignsView, order: list[int]) -> tuple[list[float], list[float]
             start = perf_counter()
             view.selected = i
             answered.append((answer[-1] - start) * 1000)
-            while getattr(view, "drawing_ahead", False):
+            while view.drawing_ahead:
                 await asyncio.sleep(0)
             whole.append((perf_counter() - start) * 1000)
             sent.append(len(view.patch) + len(view.summary) + len(view.sglang) + len(view.ahead))
         return answered, whole, sent
-    return asyncio.run(run())
+    try:
+        return asyncio.run(run())
+    finally:
+        view.unobserve(answered_now, names=["patch"])   # the next moves() times its own
 
 
 def main() -> None:

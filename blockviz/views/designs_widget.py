@@ -101,7 +101,6 @@ class DesignsView(anywidget.AnyWidget):
                 self.version, self.patch, self.picture = sent[0], sent[1], after.pool
             else:
                 self.show_pool(after.pool)
-        self.sent_ahead, self.moves = {}, self.moves + 1
         self.send_ahead(i)
 
     def new_version(self) -> int:
@@ -126,6 +125,7 @@ class DesignsView(anywidget.AnyWidget):
         """The requests either side of i, ready for the page to show at once: in a kernel, one a turn
         of its loop after this move's answer (see the module's doc), else now."""
         neighbours = [j for j in (i + 1, i - 1) if 0 <= j < self.count]
+        self.sent_ahead, self.moves = {}, self.moves + 1   # those of the move before are no longer next to it
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:

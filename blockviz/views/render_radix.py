@@ -160,23 +160,27 @@ def edge_label(tokens: list[int], decode: Decode | None) -> str:
     return f"[{shown}{' …' if len(tokens) > SHOWN_TOKENS else ''}]"
 
 
+def row_label(node: TreeNode, rank: int | None, decode: Decode | None, lang: str, layout: Layout) -> tuple[str, float]:
+    """A node's words (its edge, token count, lock count, eviction rank) and the width of their box."""
+    words = [edge_label([int(x) for x in node.key.token_ids], decode), t("radix.tokens", lang, n=len(node.key)),
+             t("radix.lock", lang, n=node.lock_ref)]
+    if rank is not None:
+        words.append(t("radix.evict", lang, n=rank))
+    label = " · ".join(words)
+    return label, text_width(label, layout.text) + layout.px(10)
+
+
 def row(node: TreeNode, depth: int, y: float, rank: int | None, decode: Decode | None, lang: str,
         layout: Layout = NOTEBOOK, labels: dict | None = None) -> tuple[str, float]:
     """One node's row and its right edge. labels: render_radix's."""
     px = layout.px
     n = len(node.key)
     key = (node.id, n, node.lock_ref, rank)
-    if labels is None or key not in labels:
-        words = [edge_label([int(x) for x in node.key.token_ids], decode), t("radix.tokens", lang, n=n),
-                 t("radix.lock", lang, n=node.lock_ref)]
-        if rank is not None:
-            words.append(t("radix.evict", lang, n=rank))
-        label = " · ".join(words)
-        drawn = label, text_width(label, layout.text) + px(10)
+    drawn = None if labels is None else labels.get(key)
+    if drawn is None:
+        drawn = row_label(node, rank, decode, lang, layout)
         if labels is not None:
             labels[key] = drawn
-    else:
-        drawn = labels[key]
     label, width = drawn
     x = px(LEFT + depth * INDENT)
     hue = LOCKED if node.lock_ref > 0 else EVICTABLE if rank is not None else ""
